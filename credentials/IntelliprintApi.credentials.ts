@@ -1,0 +1,89 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class IntelliprintApi implements ICredentialType {
+	name = 'intelliprintApi';
+
+	displayName = 'Intelliprint API';
+
+	icon = { light: 'file:../nodes/Intelliprint/intelliprint.svg', dark: 'file:../nodes/Intelliprint/intelliprint.dark.svg' } as const;
+
+	documentationUrl = 'https://github.com/intelliprint-community/n8n-nodes-intelliprint#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'The API key from the Intelliprint dashboard (Account → API Keys)',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.intelliprint.net/v1',
+			placeholder: 'e.g. https://api.intelliprint.net/v1',
+			description:
+				'Change only to use a sandbox, a proxy or the legacy host (https://api.rnbdata.uk/v1)',
+		},
+		{
+			displayName: 'Requests Allowed',
+			name: 'rateLimitRequests',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 100,
+			description:
+				'How many requests the API accepts per time window. The node paces itself to stay inside it. Change only if Intelliprint gave your account a different limit.',
+		},
+		{
+			displayName: 'Per (Seconds)',
+			name: 'rateLimitWindowSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			default: 60,
+			description: 'The time window the limit above applies to',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/prints',
+			qs: { limit: 1 },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The host answered but refused the API key. Copy the key again from the Intelliprint dashboard.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'The host answered but has no Intelliprint API at this Base URL. Check that it ends in /v1.',
+				},
+			},
+		],
+	};
+}

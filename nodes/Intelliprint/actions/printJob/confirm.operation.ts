@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { printJobItems } from '../../helpers/output';
+import { getOutputChoice, getPrintJobId } from '../../helpers/parameters';
+import { updatePrintJob } from '../../helpers/updatePrintJob';
+import { printJobLocator, printJobOutputFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Confirming sends the job to print: a live job is charged and posted, and can no longer be changed',
+		name: 'confirmNotice',
+		type: 'notice',
+		default: '',
+	},
+	printJobLocator,
+	...printJobOutputFields,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['printJob'], operation: ['confirm'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = getPrintJobId(this, itemIndex);
+	const job = await updatePrintJob(this, id, { confirmed: true }, itemIndex, 'confirmed again');
+	const { output, simplify } = getOutputChoice(this, itemIndex);
+	return printJobItems(job, output, simplify, itemIndex);
+}

@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { printJobItems, type PrintJob } from '../../helpers/output';
+import { getOutputChoice, getPrintJobId } from '../../helpers/parameters';
+import { apiRequest } from '../../transport';
+import { printJobLocator, printJobOutputFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'A draft is deleted. For a confirmed job, the letters not yet printed are cancelled and refunded, and the job is returned.',
+		name: 'deleteNotice',
+		type: 'notice',
+		default: '',
+	},
+	printJobLocator,
+	...printJobOutputFields,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['printJob'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = getPrintJobId(this, itemIndex);
+	const result = await apiRequest<PrintJob & IDataObject>(this, { method: 'DELETE', path: `/prints/${id}`, itemIndex });
+	if (result.deleted === true) {
+		return [{ json: { id: result.id ?? id, object: result.object ?? 'print', deleted: true }, pairedItem: { item: itemIndex } }];
+	}
+	const { output, simplify } = getOutputChoice(this, itemIndex);
+	return printJobItems(result, output, simplify, itemIndex);
+}

@@ -1,0 +1,21 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { printJobItems, type PrintJob } from '../../helpers/output';
+import { getOutputChoice, getPrintJobId } from '../../helpers/parameters';
+import { apiRequest } from '../../transport';
+import { printJobLocator, printJobOutputFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [printJobLocator, ...printJobOutputFields];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['printJob'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = getPrintJobId(this, itemIndex);
+	const job = await apiRequest<PrintJob>(this, { method: 'GET', path: `/prints/${id}`, itemIndex });
+	const { output, simplify } = getOutputChoice(this, itemIndex);
+	return printJobItems(job, output, simplify, itemIndex);
+}

@@ -1,0 +1,59 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { printJobItems } from '../../helpers/output';
+import { alphabetical, getOutputChoice, getPrintJobId } from '../../helpers/parameters';
+import { buildPrintJobBody } from '../../helpers/printJobBody';
+import { updatePrintJob } from '../../helpers/updatePrintJob';
+import { printJobLocator, printJobOutputFields } from '../common.descriptions';
+import { printJobSettingFields } from './printJobOptions.description';
+
+const properties: INodeProperties[] = [
+	printJobLocator,
+	...printJobOutputFields,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: alphabetical([
+			{
+				displayName: 'Confirm',
+				name: 'confirmed',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to send the job to print with these changes. A confirmed live job is charged and posted.',
+			},
+			{
+				displayName: 'Reference',
+				name: 'reference',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. November invoices',
+				description: 'Your name for the job',
+			},
+			...printJobSettingFields,
+		]),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['printJob'], operation: ['update'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = getPrintJobId(this, itemIndex);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body = await buildPrintJobBody(this, itemIndex, fields);
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: 'Add at least one field under "Update Fields".',
+		});
+	}
+	const job = await updatePrintJob(this, id, body, itemIndex, 'updated');
+	const { output, simplify } = getOutputChoice(this, itemIndex);
+	return printJobItems(job, output, simplify, itemIndex);
+}

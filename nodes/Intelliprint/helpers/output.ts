@@ -1,0 +1,101 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+/** Amounts are integers with 8 implied decimals. */
+const AMOUNT_SCALE = 100_000_000;
+
+interface Cost {
+	amount?: number;
+	after_tax?: number;
+	currency?: string;
+}
+
+export interface Letter extends IDataObject {
+	id: string;
+	status?: string;
+	address?: { name?: string; line?: string; postcode?: string; country?: string };
+	cost?: Cost;
+}
+
+export interface PrintJob extends IDataObject {
+	id: string;
+	letters?: Letter[];
+	cost?: Cost;
+}
+
+export function toGbp(amount: number | undefined): number | null {
+	return typeof amount === 'number' ? Math.round(amount) / AMOUNT_SCALE : null;
+}
+
+function costFields(cost: Cost | undefined): IDataObject {
+	return {
+		cost_gbp: toGbp(cost?.amount),
+		cost_after_tax_gbp: toGbp(cost?.after_tax),
+		currency: cost?.currency ?? 'GBP',
+	};
+}
+
+function countByStatus(letters: Letter[]): IDataObject {
+	const counts: IDataObject = {};
+	for (const letter of letters) {
+		const status = letter.status ?? 'unknown';
+		counts[status] = ((counts[status] as number) ?? 0) + 1;
+	}
+	return counts;
+}
+
+export function simplifyPrintJob(job: PrintJob): IDataObject {
+	const letters = job.letters ?? [];
+	return {
+		id: job.id,
+		reference: job.reference,
+		type: job.type,
+		confirmed: job.confirmed,
+		testmode: job.testmode,
+		pages: job.pages,
+		sheets: job.sheets,
+		letter_count: letters.length,
+		letter_statuses: countByStatus(letters),
+		...costFields(job.cost),
+		created: job.created,
+		confirmed_at: job.confirmed_at,
+		metadata: job.metadata,
+	};
+}
+
+export function simplifyLetter(letter: Letter, job: PrintJob): IDataObject {
+	return {
+		id: letter.id,
+		print_id: job.id,
+		reference: job.reference,
+		status: letter.status,
+		name: letter.address?.name,
+		address: letter.address?.line,
+		postcode: letter.address?.postcode,
+		country: letter.address?.country,
+		pages: letter.pages,
+		sheets: letter.sheets,
+		postage_service: letter.postage_service,
+		envelope: letter.envelope,
+		tracking_number: letter.tracking_number,
+		shipped_date: letter.shipped_date,
+		...costFields(letter.cost),
+		testmode: job.testmode,
+	};
+}
+
+/** Items for one print job, shaped as the user asked: the job, or one item per letter. */
+export function printJobItems(
+	job: PrintJob,
+	output: string,
+	simplify: boolean,
+	itemIndex: number,
+): INodeExecutionData[] {
+	const pairedItem = { item: itemIndex };
+	if (output !== 'letters') {
+		return [{ json: simplify ? simplifyPrintJob(job) : job, pairedItem }];
+	}
+	return (job.letters ?? []).map((letter) => ({
+		json: simplify ? simplifyLetter(letter, job) : { ...letter, print_id: job.id, print_reference: job.reference },
+		pairedItem,
+	}));
+}

@@ -1,0 +1,38 @@
+import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest, encodeMultipart, flattenFormFields, type FormObject } from '../transport';
+import type { PrintJob } from './output';
+
+/**
+ * Sends changes to a draft print job. When the API refuses, looks the job up: a job that is already
+ * confirmed gets a plain explanation rather than the API's generic refusal.
+ */
+export async function updatePrintJob(
+	ctx: IExecuteFunctions,
+	id: string,
+	body: FormObject,
+	itemIndex: number,
+	action: string,
+): Promise<PrintJob> {
+	try {
+		return await apiRequest<PrintJob>(ctx, {
+			method: 'POST',
+			path: `/prints/${id}`,
+			multipart: encodeMultipart(flattenFormFields(body)),
+			itemIndex,
+		});
+	} catch (error) {
+		const status = Number((error as NodeApiError).httpCode);
+		const refused = error instanceof NodeApiError && status >= 400 && status < 500 && status !== 404;
+		// Re-wrapping hands back the same NodeApiError instance.
+		if (!refused) throw new NodeApiError(ctx.getNode(), error as JsonObject);
+		const job = await apiRequest<PrintJob>(ctx, { method: 'GET', path: `/prints/${id}`, itemIndex });
+		if (!job.confirmed) throw new NodeApiError(ctx.getNode(), error as JsonObject);
+		const when = typeof job.confirmed_at === 'number' ? ` on ${new Date(job.confirmed_at * 1000).toISOString()}` : '';
+		throw new NodeOperationError(ctx.getNode(), `Print job ${id} is already confirmed, so it cannot be ${action}`, {
+			itemIndex,
+			description: `It was sent to print${when}. Nothing was changed. To stop letters that have not been printed yet, use the "Cancel or Delete" operation.`,
+		});
+	}
+}

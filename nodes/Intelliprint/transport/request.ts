@@ -1,0 +1,190 @@
+import { createHash } from 'node:crypto';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { apiError } from './errors';
+import type { MultipartBody } from './multipart';
+import { blockUntil, waitForSlot, type RateLimit } from './pacing';
+
+export type IntelliprintContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export const CREDENTIAL_TYPE = 'intelliprintApi';
+export const DEFAULT_BASE_URL = 'https://api.intelliprint.net/v1';
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the base URL, e.g. `/prints/print_123`. */
+	path: string;
+	qs?: IDataObject;
+	/** A JSON body. */
+	json?: IDataObject;
+	/** A ready-made multipart body (see multipart.ts). */
+	multipart?: MultipartBody;
+	itemIndex?: number;
+}
+
+/** How many times a 429 is waited out before the run gives up on the item. */
+const MAX_RATE_LIMIT_RETRIES = 6;
+/** How many times a read is repeated after a 5xx or a dropped connection (as the official SDK). */
+const MAX_SERVER_RETRIES = 3;
+/** Socket codes that mean the request never reached the API, so even a create is safe to resend. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Socket codes after which the API may or may not have acted. */
+const DROPPED = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'ESOCKETTIMEDOUT']);
+
+interface ConnectionSettings {
+	baseUrl: string;
+	limitKey: string;
+	limit: RateLimit;
+}
+
+const settingsCache = new WeakMap<object, ConnectionSettings>();
+
+async function connectionSettings(ctx: IntelliprintContext): Promise<ConnectionSettings> {
+	const cached = settingsCache.get(ctx);
+	if (cached) return cached;
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = String(credentials.baseUrl || DEFAULT_BASE_URL).replace(/\/+$/, '');
+	const settings: ConnectionSettings = {
+		baseUrl,
+		// A fingerprint, never the key itself, identifies the credential's shared rate-limit window.
+		limitKey: createHash('sha256').update(`${baseUrl}\n${String(credentials.apiKey)}`).digest('hex'),
+		limit: {
+			requests: Number(credentials.rateLimitRequests) || 100,
+			windowMs: (Number(credentials.rateLimitWindowSeconds) || 60) * 1000,
+		},
+	};
+	settingsCache.set(ctx, settings);
+	return settings;
+}
+
+/** The wait a 429 asks for: Retry-After when given, else exponential backoff with jitter. */
+export function rateLimitDelayMs(retryAfter: string | undefined, attempt: number): number {
+	const seconds = Number(retryAfter);
+	if (retryAfter !== undefined && Number.isFinite(seconds) && seconds >= 0) {
+		return Math.min(seconds * 1000, 120_000) + Math.floor(Math.random() * 250);
+	}
+	const base = Math.min(1000 * 2 ** attempt, 60_000);
+	return base / 2 + Math.floor(Math.random() * (base / 2));
+}
+
+function socketCode(error: unknown): string | undefined {
+	const candidates = [error, (error as NodeApiError)?.cause, (error as { cause?: { cause?: unknown } })?.cause?.cause];
+	for (const candidate of candidates) {
+		const code = (candidate as { code?: unknown })?.code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+	}
+	return undefined;
+}
+
+function header(response: IN8nHttpFullResponse, name: string): string | undefined {
+	const value = response.headers?.[name];
+	return Array.isArray(value) ? value[0] : (value as string | undefined);
+}
+
+/**
+ * Sends one request to the Intelliprint API and returns its JSON body. Owns the rules for talking
+ * to the API: authentication through n8n, pacing, waiting out 429s, repeating reads (never a create)
+ * after server faults, and turning every error answer into a message that says what to do.
+ */
+export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, request: ApiRequest): Promise<T> {
+	const { baseUrl, limitKey, limit } = await connectionSettings(ctx);
+	const node = ctx.getNode();
+	// Only a POST can create or confirm (and so send or charge); everything else can be repeated.
+	const repeatable = request.method !== 'POST';
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${baseUrl}${request.path}`,
+		qs: request.qs,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		headers: {},
+	};
+	if (request.multipart) {
+		options.body = request.multipart.body;
+		options.headers = { 'Content-Type': request.multipart.contentType };
+	} else if (request.json) {
+		options.body = request.json;
+		options.headers = { 'Content-Type': 'application/json' };
+	}
+
+	let rateLimitRetries = 0;
+	let serverRetries = 0;
+	for (;;) {
+		await waitForSlot(limitKey, limit);
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				{ ...options, headers: { ...options.headers } },
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			const code = socketCode(error);
+			const mayRetry = code !== undefined && (NEVER_SENT.has(code) || (repeatable && DROPPED.has(code)));
+			if (mayRetry && serverRetries < MAX_SERVER_RETRIES) {
+				await sleep(200 * 2 ** serverRetries++);
+				continue;
+			}
+			throw connectionError(ctx, error, code, baseUrl, repeatable, request.itemIndex);
+		}
+
+		const status = response.statusCode;
+		if (status < 400) return response.body as T;
+
+		const requestId = header(response, 'request-id');
+		if (status === 429 && rateLimitRetries < MAX_RATE_LIMIT_RETRIES) {
+			// A 429 means the API did nothing with the request, so a create may be sent again.
+			const delay = rateLimitDelayMs(header(response, 'retry-after'), rateLimitRetries++);
+			blockUntil(limitKey, Date.now() + delay);
+			continue;
+		}
+		if (status >= 500 && repeatable && serverRetries < MAX_SERVER_RETRIES) {
+			await sleep(200 * 2 ** serverRetries++);
+			continue;
+		}
+		const unsureHint =
+			status >= 500 && !repeatable
+				? 'The request was not repeated because Intelliprint may already have acted on it (there is no way to send it only once). Check the Print Jobs list in the dashboard before running this item again.'
+				: undefined;
+		throw apiError(node, status, response.body, requestId, request.itemIndex, unsureHint);
+	}
+}
+
+function connectionError(
+	ctx: IntelliprintContext,
+	error: unknown,
+	code: string | undefined,
+	baseUrl: string,
+	repeatable: boolean,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const unsure = code !== undefined && DROPPED.has(code) && !repeatable;
+	const wrapped = new NodeApiError(ctx.getNode(), {}, {
+		message: unsure
+			? `The connection to Intelliprint dropped before it answered (${code})`
+			: `Could not reach Intelliprint at ${baseUrl}${code ? ` (${code})` : ''}`,
+		description: unsure
+			? 'The request was not repeated because Intelliprint may already have acted on it. Check the Print Jobs list in the dashboard before running this item again.'
+			: `Check the Base URL in the Intelliprint API credential and this machine's network connection. ${(error as Error)?.message ?? ''}`.trim(),
+		itemIndex,
+	});
+	if (code) wrapped.context.code = code;
+	return wrapped;
+}
