@@ -9,6 +9,7 @@ import type {
 	IN8nHttpFullResponse,
 	IPollFunctions,
 	IWebhookFunctions,
+	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
@@ -142,7 +143,8 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 				await sleep(200 * 2 ** serverRetries++);
 				continue;
 			}
-			throw connectionError(ctx, error, code, baseUrl, repeatable, request.itemIndex);
+			if (code === undefined) throw new NodeApiError(node, error as JsonObject, { itemIndex: request.itemIndex });
+			throw connectionError(ctx, code, baseUrl, repeatable, request.itemIndex);
 		}
 
 		const status = response.statusCode;
@@ -169,22 +171,21 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 
 function connectionError(
 	ctx: IntelliprintContext,
-	error: unknown,
-	code: string | undefined,
+	code: string,
 	baseUrl: string,
 	repeatable: boolean,
 	itemIndex: number | undefined,
 ): NodeApiError {
-	const unsure = code !== undefined && DROPPED.has(code) && !repeatable;
+	const unsure = DROPPED.has(code) && !repeatable;
 	const wrapped = new NodeApiError(ctx.getNode(), {}, {
 		message: unsure
 			? `The connection to Intelliprint dropped before it answered (${code})`
-			: `Could not reach Intelliprint at ${baseUrl}${code ? ` (${code})` : ''}`,
+			: `Could not reach Intelliprint at ${baseUrl} (${code})`,
 		description: unsure
 			? 'The request was not repeated because Intelliprint may already have acted on it. Check the Print Jobs list in the dashboard before running this item again.'
-			: `Check the Base URL in the Intelliprint API credential and this machine's network connection. ${(error as Error)?.message ?? ''}`.trim(),
+			: "Check the Base URL in the Intelliprint API credential and this machine's network connection.",
 		itemIndex,
 	});
-	if (code) wrapped.context.code = code;
+	wrapped.context.code = code;
 	return wrapped;
 }

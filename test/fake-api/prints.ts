@@ -1,0 +1,199 @@
+import { isFile, type Fields, type UploadedFile } from './body';
+import { fail, newId } from './http';
+import { buildLetters, cost, type FakeLetter } from './letters';
+import { looksLikePdf, pageCount } from './pdf';
+import { LETTER_STATUSES, PRINT_CREATE, PRINT_UPDATE, ParamError, validate } from './schema';
+
+export interface FakePrintJob {
+	id: string;
+	object: 'print';
+	[key: string]: unknown;
+	letters: FakeLetter[];
+}
+
+type Settings = Record<string, any>;
+
+/** Print jobs as the API keeps them, with the documented lifecycle rules. */
+export class PrintStore {
+	readonly jobs = new Map<string, FakePrintJob>();
+	readonly files = new Map<string, UploadedFile>();
+	private clock = 1_763_000_000;
+
+	constructor(private readonly letterPdfUrl: (letterId: string) => string, private readonly backgroundExists: (id: string) => boolean) {}
+
+	private now(): number {
+		return Math.max(Math.floor(Date.now() / 1000), ++this.clock);
+	}
+
+	async create(fields: Fields): Promise<FakePrintJob> {
+		if (!('file' in fields)) throw new ParamError('parameter_missing', 'file', 'Missing required param: file.');
+		const input = validate(fields, PRINT_CREATE) as Settings;
+		const file = input.file as UploadedFile;
+		if (!looksLikePdf(file.data)) throw new ParamError('parameter_invalid', 'file', 'Invalid value for file: the file is not a PDF.');
+		const id = newId('print');
+		const job: FakePrintJob = {
+			id, object: 'print', account: 'acc_fake', user: 'usr_fake', team: 'team_fake', type: 'letter',
+			reference: file.fileName, confirmed: false, testmode: input.testmode ?? false, created: this.now(), confirmed_at: null,
+			file: { name: file.fileName, pages: await pageCount(file.data) },
+			splitting: { method: 'none', phrase: null, pages: null },
+			printing: { double_sided: 'no', double_sided_specific_pages: null, premium_quality: false },
+			postage: { service: 'uk_second_class', ideal_envelope: 'c5', mail_date: null },
+			background: { first_page: null, other_pages: null },
+			confidential: false, extra_documents: [], remove_letters: { with_phrase: null, series: [] },
+			nudge: { x: null, y: null }, confirmation_email: true, metadata: {}, letters: [],
+		};
+		this.files.set(id, file);
+		return this.apply(job, input);
+	}
+
+	async update(id: string, fields: Fields): Promise<FakePrintJob> {
+		const job = this.get(id);
+		const input = validate(fields, PRINT_UPDATE) as Settings;
+		if (job.confirmed) {
+			throw fail.invalid('parameter_invalid', 'This print job has already been confirmed, so it can no longer be updated.', 'confirmed');
+		}
+		return this.apply(job, input);
+	}
+
+	get(id: string): FakePrintJob {
+		const job = this.jobs.get(id);
+		if (!job) throw fail.notFound(`print ${id}`);
+		return job;
+	}
+
+	/** Draft: deleted. Confirmed: letters still waiting to print are cancelled and refunded. */
+	remove(id: string): Record<string, unknown> {
+		const job = this.get(id);
+		if (!job.confirmed) {
+			this.jobs.delete(id);
+			return { id, object: 'print', deleted: true };
+		}
+		for (const letter of job.letters) {
+			if (letter.status === 'waiting_to_print') {
+				letter.status = 'cancelled';
+				letter.cost = cost(0);
+			}
+		}
+		this.reprice(job);
+		return job;
+	}
+
+	list(query: URLSearchParams): FakePrintJob[] {
+		const testmode = query.get('testmode') === 'true';
+		const confirmed = query.get('confirmed');
+		const statuses = query.get('letters.status')?.split(',').filter(Boolean);
+		for (const status of statuses ?? []) {
+			if (!(LETTER_STATUSES as readonly string[]).includes(status)) throw fail.invalid('parameter_invalid', `Invalid letter status: ${status}.`, 'letters.status');
+		}
+		const reference = query.get('reference');
+		return [...this.jobs.values()]
+			.filter((job) => job.testmode === testmode)
+			.filter((job) => confirmed === null || String(job.confirmed) === confirmed)
+			.filter((job) => !statuses || job.letters.some((letter) => statuses.includes(letter.status)))
+			.filter((job) => reference === null || job.reference === reference)
+			.sort((a, b) => (b.created as number) - (a.created as number));
+	}
+
+	/** Adds n plain jobs without PDF processing, for list and pagination tests. */
+	seed(count: number, overrides: Partial<FakePrintJob> = {}): FakePrintJob[] {
+		const created: FakePrintJob[] = [];
+		for (let i = 0; i < count; i++) {
+			const id = newId('print');
+			const letter: FakeLetter = {
+				id: newId('ltr'), object: 'letter', status: overrides.confirmed ? 'waiting_to_print' : 'draft', pages: 1, sheets: 1,
+				postage_service: 'uk_second_class', envelope: 'c5', address: { name: `Seeded ${i + 1}`, line: '1 Test Street', postcode: 'LS1 4AP', country: 'GB' },
+				tracking_number: null, print_stream: null, cost: cost(85), shipped_date: null, pdf_status: 'built', pdf: null, returned: null,
+			};
+			const job: FakePrintJob = {
+				id, object: 'print', reference: `seed-${i + 1}`, confirmed: false, testmode: false, created: this.now(), confirmed_at: null,
+				pages: 1, sheets: 1, cost: cost(85), metadata: {}, letters: [letter], ...overrides,
+			};
+			this.jobs.set(id, job);
+			created.push(job);
+		}
+		return created;
+	}
+
+	/** Moves letters along their lifecycle (tests use it to stand in for the print house). */
+	setLetterStatus(letterId: string, status: string, extra: Partial<FakeLetter> = {}): FakeLetter {
+		for (const job of this.jobs.values()) {
+			const letter = job.letters.find((l) => l.id === letterId);
+			if (letter) {
+				Object.assign(letter, { status, ...extra });
+				if (status === 'sent' && !letter.shipped_date) letter.shipped_date = this.now();
+				return letter;
+			}
+		}
+		throw new Error(`no letter ${letterId}`);
+	}
+
+	private async apply(job: FakePrintJob, input: Settings): Promise<FakePrintJob> {
+		for (const key of ['splitting', 'printing', 'postage', 'background', 'nudge', 'remove_letters'] as const) {
+			if (input[key]) job[key] = { ...(job[key] as object), ...input[key] };
+		}
+		for (const key of ['reference', 'confidential', 'confirmation_email', 'type'] as const) {
+			if (input[key] !== undefined) job[key] = input[key];
+		}
+		if (input.metadata) job.metadata = { ...(job.metadata as object), ...this.metadata(input.metadata) };
+		const splitting = job.splitting as Settings;
+		if (splitting.method === 'split_on_phrase' && !splitting.phrase) throw new ParamError('parameter_missing', 'splitting.phrase', 'Missing required param: splitting.phrase.');
+		if (splitting.method === 'split_on_pages' && !(splitting.pages >= 1)) throw new ParamError('parameter_missing', 'splitting.pages', 'Missing required param: splitting.pages.');
+		const printing = job.printing as Settings;
+		if (printing.double_sided === 'mixed' && !printing.double_sided_specific_pages?.length) {
+			throw new ParamError('parameter_missing', 'printing.double_sided_specific_pages', 'Missing required param: printing.double_sided_specific_pages.');
+		}
+		for (const side of ['first_page', 'other_pages']) {
+			const bg = (job.background as Settings)[side];
+			if (bg && !this.backgroundExists(bg)) throw fail.invalid('parameter_invalid', `No such background: ${bg}.`, `background.${side}`);
+		}
+		let extraPages = 0;
+		if (input.extra_documents) {
+			job.extra_documents = [];
+			for (const [index, document] of (input.extra_documents as Settings[]).entries()) {
+				if (!document.document && !document.id) throw new ParamError('parameter_missing', `extra_documents[${index}].document`, `Missing required param: extra_documents[${index}].document.`);
+				if (document.order === 'custom' && document.ordering_number === undefined) throw new ParamError('parameter_missing', `extra_documents[${index}].ordering_number`, `Missing required param: extra_documents[${index}].ordering_number.`);
+				const file = document.document as UploadedFile | undefined;
+				if (file && !looksLikePdf(file.data)) throw new ParamError('parameter_invalid', `extra_documents[${index}].document`, 'Invalid value: the extra document is not a PDF.');
+				const pages = file ? await pageCount(file.data) : 1;
+				extraPages += pages;
+				(job.extra_documents as unknown[]).push({ id: document.id ?? newId('doc'), name: file?.fileName ?? null, pages, order: document.order ?? 'last', ordering_number: document.ordering_number ?? null, apply_background: document.apply_background ?? false });
+			}
+		} else {
+			extraPages = (job.extra_documents as Array<{ pages: number }>).reduce((sum, d) => sum + d.pages, 0);
+		}
+		const built = await buildLetters(this.files.get(job.id)!.data, { ...(job as any), extraPages }, () => newId('ltr'));
+		job.letters = built.letters;
+		for (const letter of job.letters) letter.pdf = this.letterPdfUrl(letter.id);
+		(job.remove_letters as Settings).series = [];
+		if (input.confirmed === true) {
+			job.confirmed = true;
+			job.confirmed_at = this.now();
+			for (const letter of job.letters) letter.status = 'waiting_to_print';
+		}
+		this.reprice(job);
+		this.jobs.set(job.id, job);
+		return job;
+	}
+
+	private metadata(value: unknown): Record<string, string> {
+		if (typeof value !== 'object' || value === null || Array.isArray(value) || isFile(value)) throw fail.invalid('parameter_invalid', 'Invalid value for metadata: expected key/value pairs.', 'metadata');
+		const result: Record<string, string> = {};
+		for (const [key, entry] of Object.entries(value)) {
+			if (typeof entry !== 'string' && typeof entry !== 'number') throw fail.invalid('parameter_invalid', `Invalid value for metadata.${key}.`, `metadata.${key}`);
+			result[key] = String(entry);
+		}
+		return result;
+	}
+
+	private reprice(job: FakePrintJob): void {
+		job.pages = job.letters.reduce((sum, l) => sum + l.pages, 0);
+		job.sheets = job.letters.reduce((sum, l) => sum + l.sheets, 0);
+		const amount = job.letters.reduce((sum, l) => sum + l.cost.amount, 0);
+		job.cost = { amount, after_tax: Math.round(amount * 1.2), currency: 'GBP' };
+	}
+}
+
+/** What clients see of a job (internal fields dropped). */
+export function publicJob(job: FakePrintJob | Record<string, unknown>): unknown {
+	return JSON.parse(JSON.stringify(job, (key, value) => (key.startsWith('_') ? undefined : value)));
+}

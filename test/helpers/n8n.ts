@@ -1,0 +1,146 @@
+import 'reflect-metadata';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createRequire } from 'node:module';
+import { BinaryDataConfig, BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
+
+import { IntelliprintApi } from '../../credentials/IntelliprintApi.credentials';
+import { Intelliprint } from '../../nodes/Intelliprint/Intelliprint.node';
+import { TestCredentialsHelper } from './credentials';
+
+// n8n-core carries its own copy of the DI container: use that one, as n8n itself does.
+const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as typeof import('@n8n/di');
+
+/** An input item for a test: JSON plus files that become real n8n binary data. */
+export interface TestItem {
+	json?: IDataObject;
+	files?: Record<string, { data: Buffer; fileName: string; mimeType?: string }>;
+}
+
+/** A tiny node that emits the test's items, storing files through n8n's own binary helpers. */
+let sourceItems: TestItem[] = [];
+
+class TestSource implements INodeType {
+	description = {
+		displayName: 'Test Source', name: 'testSource', group: ['input'], version: 1, description: '',
+		defaults: { name: 'Test Source' }, inputs: [NodeConnectionTypes.Main], outputs: [NodeConnectionTypes.Main], properties: [],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const out: INodeExecutionData[] = [];
+		for (const [index, item] of sourceItems.entries()) {
+			const binary: INodeExecutionData['binary'] = {};
+			for (const [name, file] of Object.entries(item.files ?? {})) {
+				binary[name] = await this.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType ?? 'application/pdf');
+			}
+			out.push({ json: item.json ?? {}, binary: Object.keys(binary).length ? binary : undefined, pairedItem: { item: index } });
+		}
+		return [out];
+	}
+}
+
+const nodeClasses: Record<string, INodeType> = {
+	'n8n-nodes-intelliprint.intelliprint': new Intelliprint(),
+	'test.source': new TestSource(),
+};
+
+const nodeTypes: INodeTypes = {
+	getByName: (type) => nodeClasses[type],
+	getByNameAndVersion: (type) => nodeClasses[type],
+	getKnownTypes: () => ({}),
+} as INodeTypes;
+
+let binaryModeReady: string | undefined;
+
+/** Sets n8n's binary data mode the way an instance does at start-up ('default' keeps files in memory). */
+export async function useBinaryMode(mode: 'default' | 'filesystem'): Promise<void> {
+	if (binaryModeReady === mode) return;
+	const config = Container.get(BinaryDataConfig);
+	config.mode = mode as BinaryDataConfig['mode'];
+	config.localStoragePath = mkdtempSync(join(tmpdir(), 'n8n-binary-'));
+	await Container.get(BinaryDataService).init();
+	binaryModeReady = mode;
+}
+
+export interface RunOptions {
+	parameters: INodeParameters;
+	credentials?: ICredentialDataDecryptedObject;
+	items?: TestItem[];
+	continueOnFail?: boolean;
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunResult {
+	items: INodeExecutionData[];
+	run: IRun;
+	/** The error that stopped the node, if it failed. */
+	error?: { message: string; description?: string | null; context?: IDataObject; httpCode?: string | null };
+}
+
+/** Runs "Test Source → Intelliprint" through n8n-core's WorkflowExecute and returns Intelliprint's output. */
+export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
+	await useBinaryMode(binaryModeReady === 'filesystem' ? 'filesystem' : 'default');
+	sourceItems = options.items ?? [{}];
+	const nodes: INode[] = [
+		{ id: 'src', name: 'Source', type: 'test.source', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'ip', name: 'Intelliprint', type: 'n8n-nodes-intelliprint.intelliprint', typeVersion: 1, position: [200, 0],
+			parameters: options.parameters, credentials: { intelliprintApi: { id: 'cred-1', name: 'Intelliprint account' } },
+			continueOnFail: options.continueOnFail ?? false,
+		},
+	];
+	const workflow = new Workflow({
+		id: 'wf-test', nodes, nodeTypes, active: false, settings: { executionOrder: 'v1' },
+		connections: { Source: { main: [[{ node: 'Intelliprint', type: NodeConnectionTypes.Main, index: 0 }]] } },
+	});
+
+	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', 'exec-1', { id: 'wf-test', name: 'test', active: false, nodes, connections: {}, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false } as never);
+	let finished!: (run: IRun) => void;
+	const done = new Promise<IRun>((resolve) => (finished = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
+
+	const credentialsHelper = new TestCredentialsHelper(
+		{ intelliprintApi: new IntelliprintApi() },
+		{ intelliprintApi: options.credentials ?? {} },
+	);
+	const additionalData = {
+		hooks, credentialsHelper, executionId: 'exec-1', currentNodeExecutionIndex: 0, variables: {},
+		restApiUrl: 'http://localhost/rest', instanceBaseUrl: 'http://localhost/', webhookBaseUrl: 'http://localhost/webhook',
+		webhookWaitingBaseUrl: 'http://localhost/webhook-waiting', webhookTestBaseUrl: 'http://localhost/webhook-test',
+		formBaseUrl: '', formWaitingBaseUrl: '', formTestBaseUrl: '', mcpBaseUrl: '', mcpTestBaseUrl: '',
+		logAiEvent: () => {}, setExecutionStatus: () => {}, sendDataToUI: () => {},
+		getRunExecutionData: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const runData: IRunExecutionData = {
+		startData: {}, resultData: { runData: {} },
+		executionData: {
+			contextData: {}, metadata: {}, waitingExecution: {}, waitingExecutionSource: null,
+			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
+		},
+	} as unknown as IRunExecutionData;
+	await new WorkflowExecute(additionalData, options.mode ?? 'manual', runData).processRunExecutionData(workflow);
+	const run = await done;
+
+	const task = run.data.resultData.runData.Intelliprint?.[0];
+	const items = task?.data?.main?.[0] ?? [];
+	const error = task?.error as RunResult['error'];
+	return { items, run, error };
+}
