@@ -94,6 +94,37 @@ export interface RunResult {
 	error?: { message: string; description?: string | null; context?: IDataObject; httpCode?: string | null };
 }
 
+/** What n8n hands a running node besides the workflow: credentials, URLs, hooks. */
+export function testAdditionalData(
+	credentials: ICredentialDataDecryptedObject,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	const credentialsHelper = new TestCredentialsHelper({ intelliprintApi: new IntelliprintApi() }, { intelliprintApi: credentials });
+	return {
+		hooks, credentialsHelper, executionId: 'exec-1', currentNodeExecutionIndex: 0, variables: {},
+		restApiUrl: 'http://localhost/rest', instanceBaseUrl: 'http://localhost/', webhookBaseUrl: 'http://localhost/webhook',
+		webhookWaitingBaseUrl: 'http://localhost/webhook-waiting', webhookTestBaseUrl: 'http://localhost/webhook-test',
+		formBaseUrl: '', formWaitingBaseUrl: '', formTestBaseUrl: '', mcpBaseUrl: '', mcpTestBaseUrl: '',
+		logAiEvent: () => {}, setExecutionStatus: () => {}, sendDataToUI: () => {},
+		getRunExecutionData: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** A workflow holding one node of the given type, for contexts that act on a single node (list searches, triggers). */
+export function singleNodeWorkflow(type: string, parameters: INodeParameters = {}): { workflow: Workflow; node: INode } {
+	const node: INode = {
+		id: 'n1', name: 'Node', type, typeVersion: 1, position: [0, 0], parameters,
+		credentials: { intelliprintApi: { id: 'cred-1', name: 'Intelliprint account' } },
+	};
+	const workflow = new Workflow({ id: 'wf-single', nodes: [node], connections: {}, nodeTypes, active: false, settings: { executionOrder: 'v1' } });
+	return { workflow, node };
+}
+
+/** Registers more node types (e.g. triggers) with the test node registry. */
+export function registerNodeType(type: string, nodeType: INodeType): void {
+	nodeClasses[type] = nodeType;
+}
+
 /** Runs "Test Source → Intelliprint" through n8n-core's WorkflowExecute and returns Intelliprint's output. */
 export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 	await useBinaryMode(binaryModeReady === 'filesystem' ? 'filesystem' : 'default');
@@ -115,19 +146,7 @@ export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 	let finished!: (run: IRun) => void;
 	const done = new Promise<IRun>((resolve) => (finished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
-
-	const credentialsHelper = new TestCredentialsHelper(
-		{ intelliprintApi: new IntelliprintApi() },
-		{ intelliprintApi: options.credentials ?? {} },
-	);
-	const additionalData = {
-		hooks, credentialsHelper, executionId: 'exec-1', currentNodeExecutionIndex: 0, variables: {},
-		restApiUrl: 'http://localhost/rest', instanceBaseUrl: 'http://localhost/', webhookBaseUrl: 'http://localhost/webhook',
-		webhookWaitingBaseUrl: 'http://localhost/webhook-waiting', webhookTestBaseUrl: 'http://localhost/webhook-test',
-		formBaseUrl: '', formWaitingBaseUrl: '', formTestBaseUrl: '', mcpBaseUrl: '', mcpTestBaseUrl: '',
-		logAiEvent: () => {}, setExecutionStatus: () => {}, sendDataToUI: () => {},
-		getRunExecutionData: async () => undefined,
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = testAdditionalData(options.credentials ?? {}, hooks);
 
 	const runData: IRunExecutionData = {
 		startData: {}, resultData: { runData: {} },

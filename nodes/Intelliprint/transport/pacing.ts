@@ -2,42 +2,51 @@ import { sleep } from 'n8n-workflow';
 
 /**
  * Keeps each credential inside the API's rate limit (100 requests a minute by default), so that a
- * run over many items waits its turn instead of collecting 429s. A sliding log of send times per
+ * run over many items waits its turn instead of collecting 429s. A sliding log of requests per
  * credential, shared by every execution in this n8n process.
  */
+interface Slot {
+	at: number;
+}
+
 interface Window {
-	sentAt: number[];
+	slots: Slot[];
 	blockedUntil: number;
 }
 
 const windows = new Map<string, Window>();
-
-function windowFor(key: string): Window {
-	let window = windows.get(key);
-	if (!window) {
-		window = { sentAt: [], blockedUntil: 0 };
-		windows.set(key, window);
-	}
-	return window;
-}
 
 export interface RateLimit {
 	requests: number;
 	windowMs: number;
 }
 
-/** Resolves when a request may be sent without going over the limit, and books its slot. */
-export async function waitForSlot(key: string, limit: RateLimit): Promise<void> {
+function windowFor(key: string): Window {
+	let window = windows.get(key);
+	if (!window) {
+		window = { slots: [], blockedUntil: 0 };
+		windows.set(key, window);
+	}
+	return window;
+}
+
+/**
+ * Resolves when a request may be sent without going over the limit, and books its slot. Call the
+ * returned function when the answer arrives: the API counted the request at some moment before
+ * then, so dating the slot at the answer keeps our window from ever closing before the API's does.
+ */
+export async function waitForSlot(key: string, limit: RateLimit): Promise<() => void> {
 	const window = windowFor(key);
 	for (;;) {
 		const now = Date.now();
-		while (window.sentAt.length > 0 && window.sentAt[0] <= now - limit.windowMs) window.sentAt.shift();
+		window.slots = window.slots.filter((slot) => slot.at > now - limit.windowMs);
 		let waitMs = window.blockedUntil - now;
-		if (waitMs <= 0 && window.sentAt.length < limit.requests) {
-			window.sentAt.push(now);
-			return;
+		if (waitMs <= 0 && window.slots.length < limit.requests) {
+			const slot = { at: now };
+			window.slots.push(slot);
+			return () => (slot.at = Date.now());
 		}
-		if (waitMs <= 0) waitMs = window.sentAt[0] + limit.windowMs - now + 1;
+		if (waitMs <= 0) waitMs = Math.min(...window.slots.map((slot) => slot.at)) + limit.windowMs - now + 1;
 		await sleep(waitMs);
 	}
 }

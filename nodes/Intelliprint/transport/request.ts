@@ -128,7 +128,7 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 	let rateLimitRetries = 0;
 	let serverRetries = 0;
 	for (;;) {
-		await waitForSlot(limitKey, limit);
+		const answered = await waitForSlot(limitKey, limit);
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(
@@ -136,7 +136,9 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 				CREDENTIAL_TYPE,
 				{ ...options, headers: { ...options.headers } },
 			)) as IN8nHttpFullResponse;
+			answered();
 		} catch (error) {
+			answered();
 			const code = socketCode(error);
 			const mayRetry = code !== undefined && (NEVER_SENT.has(code) || (repeatable && DROPPED.has(code)));
 			if (mayRetry && serverRetries < MAX_SERVER_RETRIES) {
@@ -177,13 +179,14 @@ function connectionError(
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const unsure = DROPPED.has(code) && !repeatable;
+	// The socket code stays out of the message: NodeApiError swaps messages naming it for generic text.
 	const wrapped = new NodeApiError(ctx.getNode(), {}, {
 		message: unsure
-			? `The connection to Intelliprint dropped before it answered (${code})`
-			: `Could not reach Intelliprint at ${baseUrl} (${code})`,
+			? 'The connection to Intelliprint dropped before it answered'
+			: `Could not reach Intelliprint at ${baseUrl}`,
 		description: unsure
-			? 'The request was not repeated because Intelliprint may already have acted on it. Check the Print Jobs list in the dashboard before running this item again.'
-			: "Check the Base URL in the Intelliprint API credential and this machine's network connection.",
+			? `Socket code ${code}. The request was not repeated because Intelliprint may already have acted on it. Check the Print Jobs list in the dashboard before running this item again.`
+			: `Socket code ${code}. Check the Base URL in the Intelliprint API credential and this machine's network connection.`,
 		itemIndex,
 	});
 	wrapped.context.code = code;

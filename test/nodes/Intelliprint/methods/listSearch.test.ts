@@ -1,0 +1,32 @@
+import { LoadOptionsContext } from 'n8n-core';
+import { describe, expect, it } from 'vitest';
+
+import { searchPrintJobs } from '../../../../nodes/Intelliprint/methods/listSearch';
+import { useFakeApi } from '../../../helpers/context';
+import { singleNodeWorkflow, testAdditionalData } from '../../../helpers/n8n';
+
+const api = useFakeApi();
+
+function context() {
+	const { workflow, node } = singleNodeWorkflow('n8n-nodes-intelliprint.intelliprint', { resource: 'printJob', operation: 'get' });
+	return new LoadOptionsContext(workflow, node, testAdditionalData(api.credentials()), 'parameters.printJob');
+}
+
+describe('print job list search', () => {
+	it('pages through live jobs, then test jobs, and matches reference or ID', async () => {
+		api.fake.prints.seed(150, { reference: 'Invoices' });
+		const [testJob] = api.fake.prints.seed(1, { testmode: true, reference: 'Sandbox run' });
+		const ctx = context();
+		const first = await searchPrintJobs.call(ctx);
+		expect(first.results).toHaveLength(100);
+		expect(first.results[0]).toMatchObject({ name: 'Invoices (draft)', value: expect.stringMatching(/^print_/) });
+		const second = await searchPrintJobs.call(ctx, undefined, first.paginationToken);
+		expect(second.results).toHaveLength(50);
+		const third = await searchPrintJobs.call(ctx, undefined, second.paginationToken);
+		expect(third.results).toEqual([{ name: 'Sandbox run (test) (draft)', value: testJob.id, description: testJob.id }]);
+		expect(third.paginationToken).toBeUndefined();
+
+		const filtered = await searchPrintJobs.call(ctx, testJob.id.slice(0, 12), 'test:0');
+		expect(filtered.results.map((r) => r.value)).toEqual([testJob.id]);
+	});
+});

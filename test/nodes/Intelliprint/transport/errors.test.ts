@@ -1,0 +1,74 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { useFakeApi } from '../../../helpers/context';
+import { byId } from '../../../helpers/printJobs';
+import { simplePdf } from '../../../helpers/pdfs';
+
+const api = useFakeApi();
+const get = { resource: 'printJob', operation: 'get', printJob: byId('print_abc123') };
+let pdf: Buffer;
+beforeAll(async () => {
+	pdf = await simplePdf(1);
+});
+
+describe('API errors become messages that say what happened and what to do', () => {
+	it('no API key', async () => {
+		const { error } = await api.run({ parameters: get, credentials: { apiKey: '' } });
+		expect(error?.message).toBe('Intelliprint received no API key');
+		expect(error?.description).toContain('Code: no_api_key, HTTP 401');
+		expect(error?.description).toContain('paste the API key');
+	});
+
+	it('a wrong API key, without ever showing the key', async () => {
+		const { error, run } = await api.run({ parameters: get, credentials: { apiKey: 'sk_live_wrong_secret_value' } });
+		expect(error?.message).toBe('Intelliprint refused the API key');
+		expect(error?.description).toContain('Intelliprint said: Invalid API key provided.');
+		expect(JSON.stringify(run)).not.toContain('sk_live_wrong_secret_value');
+	});
+
+	it('never puts the API key into output items or the run data', async () => {
+		const { run } = await api.run({ parameters: { resource: 'printJob', operation: 'create', binaryPropertyName: 'data' }, items: [{ files: { data: { data: pdf, fileName: 'a.pdf' } } }] });
+		expect(JSON.stringify(run)).not.toContain(api.fake.apiKey);
+	});
+
+	it.each([
+		[400, 'invalid_request_error', 'parameter_unknown', 'confimred', 'Intelliprint does not know the field "confimred"', 'Remove that field'],
+		[400, 'invalid_request_error', 'parameter_missing', 'file', 'Intelliprint needs a value for "file"', 'binary property'],
+		[400, 'invalid_request_error', 'parameter_invalid', 'postage.service', 'Intelliprint refused the value given for "postage.service"', 'allowed values'],
+		[400, 'invalid_request_error', 'body_incorrect_format', undefined, 'Intelliprint could not read the request body', 'PDFs'],
+		[413, 'invalid_request_error', 'body_too_large', undefined, 'The request is larger than Intelliprint accepts (about 100 MiB)', 'Split the PDF'],
+		[402, 'payment_error', 'payment_error', undefined, 'Intelliprint could not take payment for this print job', 'Top up'],
+		[403, 'authentication_error', 'forbidden', undefined, 'This API key is not allowed to do that', 'account owner'],
+		[500, 'internal_error', 'internal_error', undefined, 'Intelliprint had an internal fault', 'request ID'],
+	])('HTTP %i %s/%s', async (status, type, code, param, message, hint) => {
+		api.fake.faults.push({ method: 'GET', status, times: 5, error: { type, code, message: `The API's own words for ${code}.`, param } });
+		const { error } = await api.run({ parameters: get });
+		expect(error?.message).toBe(message);
+		expect(error?.description).toContain(`Intelliprint said: The API's own words for ${code}.`);
+		expect(error?.description).toContain(`Code: ${code}${param ? `, param: ${param}` : ''}, HTTP ${status}`);
+		expect(error?.description).toMatch(/Request ID: req_[0-9a-f]+/);
+		expect(error?.description).toContain(hint);
+		expect(error?.context).toMatchObject({ code, itemIndex: 0, ...(param ? { param } : {}) });
+	});
+
+	it('the API refusing a real request names the parameter', async () => {
+		const { error } = await api.run({
+			parameters: { resource: 'printJob', operation: 'create', binaryPropertyName: 'data', options: { background: { values: { firstPage: 'bg_missing' } } } },
+			items: [{ files: { data: { data: pdf, fileName: 'a.pdf' } } }],
+		});
+		expect(error?.message).toBe('Intelliprint refused the value given for "background.first_page"');
+		expect(error?.description).toContain('No such background: bg_missing.');
+	});
+
+	it('puts the error on the item that failed, and Continue On Fail keeps the others', async () => {
+		const { items } = await api.run({
+			parameters: { resource: 'printJob', operation: 'get', printJob: byId('={{ $json.id }}') },
+			continueOnFail: true,
+			items: [{ json: { id: 'print_nope1' } }, { json: { id: 'print_nope2' } }],
+		});
+		expect(items).toEqual([
+			{ json: expect.objectContaining({ error: 'Intelliprint has nothing with that ID' }), pairedItem: { item: 0 } },
+			{ json: expect.objectContaining({ error: 'Intelliprint has nothing with that ID' }), pairedItem: { item: 1 } },
+		]);
+	});
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseBody } from '../../../fake-api/body';
+import { encodeMultipart, flattenFormFields } from '../../../../nodes/Intelliprint/transport';
+
+describe('multipart encoding', () => {
+	it('flattens nested objects and arrays into bracketed keys, leaving empty values out', () => {
+		const file = { data: Buffer.from('%PDF-1.4'), fileName: 'a "b".pdf', mimeType: 'application/pdf' };
+		const fields = flattenFormFields({
+			file, reference: 'R', confirmed: false, empty: '', nothing: null, none: undefined, list: [], obj: {},
+			printing: { double_sided: 'mixed', double_sided_specific_pages: [1, 3] },
+			extra_documents: [{ document: file, order: 'last' }],
+			nudge: { x: 2.5, y: -1 },
+		});
+		expect(fields.map(([key, value]) => [key, typeof value === 'string' ? value : 'FILE'])).toEqual([
+			['file', 'FILE'], ['reference', 'R'], ['confirmed', 'false'], ['empty', ''],
+			['printing[double_sided]', 'mixed'], ['printing[double_sided_specific_pages][0]', '1'], ['printing[double_sided_specific_pages][1]', '3'],
+			['extra_documents[0][document]', 'FILE'], ['extra_documents[0][order]', 'last'],
+			['nudge[x]', '2.5'], ['nudge[y]', '-1'],
+		]);
+	});
+
+	it('produces a body a standard multipart parser reads back exactly', async () => {
+		const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from([0, 255, 13, 10, 45, 45]), Buffer.from('binary')]);
+		const { body, contentType } = encodeMultipart(flattenFormFields({ file: { data: pdf, fileName: 'x.pdf', mimeType: 'application/pdf' }, metadata: { batch: 'ünïcode "quoted"' } }));
+		const parsed = await parseBody(body, contentType);
+		expect((parsed.file as { data: Buffer }).data.equals(pdf)).toBe(true);
+		expect(parsed.metadata).toEqual({ batch: 'ünïcode "quoted"' });
+	});
+});

@@ -1,0 +1,35 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { useFakeApi } from '../../../helpers/context';
+import { simplePdf } from '../../../helpers/pdfs';
+
+// The API's shape (100 requests a minute) shrunk in time for the test: 10 requests per 2 seconds.
+const api = useFakeApi({ rateLimit: { requests: 10, windowMs: 2000 } });
+let pdf: Buffer;
+beforeAll(async () => {
+	pdf = await simplePdf(1);
+});
+const items = (n: number) => Array.from({ length: n }, (_, i) => ({ files: { data: { data: pdf, fileName: `letter-${i + 1}.pdf` } } }));
+const createMany = (n: number, credentials: Record<string, unknown>) =>
+	api.run({ parameters: { resource: 'printJob', operation: 'create', binaryPropertyName: 'data' }, items: items(n), credentials });
+
+describe('rate limit', () => {
+	it('recovers from 429s by waiting (Retry-After) and creates every job exactly once', async () => {
+		const before = api.fake.prints.jobs.size;
+		// Pacing switched off in effect: the node only learns of the limit from the API's 429s.
+		const run = await createMany(15, { rateLimitRequests: 100_000 });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(15);
+		expect(api.fake.rateLimited).toBeGreaterThan(0);
+		expect(api.fake.prints.jobs.size).toBe(before + 15);
+		expect(new Set(run.items.map((i) => i.json.id)).size).toBe(15);
+		expect(run.items.map((i) => i.json.reference)).toEqual(items(15).map((i) => i.files.data.fileName));
+	});
+
+	it('paces a run to the credential limit so the API never has to refuse', async () => {
+		const run = await createMany(25, { rateLimitRequests: 10, rateLimitWindowSeconds: 2 });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(25);
+		expect(api.fake.rateLimited).toBe(0);
+	});
+});
