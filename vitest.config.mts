@@ -1,7 +1,28 @@
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Reporter } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+const scratch = mkdtempSync(join(tmpdir(), 'n8n-nodes-intelliprint-test-'));
+
+/** Ends the run with one plain line ("tests: 61 passed, 0 failed, 0 skipped") that any CI can read. */
+const summaryLine: Reporter = {
+	onTestRunEnd(testModules) {
+		const counts = { passed: 0, failed: 0, skipped: 0 };
+		for (const module of testModules) {
+			for (const test of module.children.allTests()) {
+				const state = test.result().state;
+				if (state === 'passed') counts.passed++;
+				else if (state === 'failed') counts.failed++;
+				else counts.skipped++;
+			}
+		}
+		process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+	},
+};
 
 export default defineConfig({
 	resolve: {
@@ -14,7 +35,15 @@ export default defineConfig({
 		exclude: ['test/e2e/**', 'node_modules/**'],
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
-		setupFiles: ['test/setup.ts'],
 		pool: 'forks',
+		reporters: ['default', summaryLine],
+		// n8n-core reads its instance settings from the environment; tests read TEST_SCRATCH_DIR
+		// through import.meta.env (the node rules forbid `process` in TypeScript, tests included).
+		env: {
+			N8N_USER_FOLDER: join(scratch, 'user'),
+			N8N_ENCRYPTION_KEY: 'test-encryption-key',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			TEST_SCRATCH_DIR: scratch,
+		},
 	},
 });

@@ -1,5 +1,7 @@
 import { Response } from 'undici';
 
+import { fail } from './http';
+
 /** A file received in a multipart body. */
 export interface UploadedFile {
 	fileName: string;
@@ -7,23 +9,14 @@ export interface UploadedFile {
 	data: Buffer;
 }
 
-export type Field = string | UploadedFile | Field[] | { [key: string]: Field };
+/** A body value: text from forms, any JSON value from JSON bodies, files from multipart. */
+export type Field = string | number | boolean | null | UploadedFile | Field[] | { [key: string]: Field };
 export type Fields = { [key: string]: Field };
-
-export class BodyError extends Error {
-	constructor(
-		readonly code: 'body_incorrect_format' | 'parameter_invalid',
-		message: string,
-		readonly param?: string,
-	) {
-		super(message);
-	}
-}
 
 /** `postage[service]` → ['postage', 'service']; `files[]` → ['files', '']; `postage.service` → ['postage', 'service']. */
 export function keyPath(key: string): string[] {
 	const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
-	if (!match) throw new BodyError('body_incorrect_format', `Could not read the parameter name "${key}".`, key);
+	if (!match) throw fail.invalid('body_incorrect_format', `Could not read the parameter name "${key}".`, key);
 	const head = match[1].split('.');
 	const rest = [...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]);
 	return [...head, ...rest];
@@ -84,7 +77,7 @@ export async function parseBody(raw: Buffer, contentType: string | undefined): P
 			if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
 			return parsed as Fields;
 		} catch {
-			throw new BodyError('body_incorrect_format', 'The request body is not valid JSON.');
+			throw fail.invalid('body_incorrect_format', 'The request body is not valid JSON.');
 		}
 	}
 	if (type.startsWith('application/x-www-form-urlencoded')) {
@@ -95,7 +88,7 @@ export async function parseBody(raw: Buffer, contentType: string | undefined): P
 		try {
 			form = await new Response(raw, { headers: { 'content-type': contentType! } }).formData();
 		} catch {
-			throw new BodyError('body_incorrect_format', 'The multipart body could not be parsed.');
+			throw fail.invalid('body_incorrect_format', 'The multipart body could not be parsed.');
 		}
 		const entries: Array<[string, string | UploadedFile]> = [];
 		for (const [key, value] of form.entries()) {
@@ -109,5 +102,5 @@ export async function parseBody(raw: Buffer, contentType: string | undefined): P
 		}
 		return nest(entries);
 	}
-	throw new BodyError('body_incorrect_format', `Unsupported content type "${contentType ?? ''}".`);
+	throw fail.invalid('body_incorrect_format', `Unsupported content type "${contentType ?? ''}".`);
 }

@@ -1,5 +1,8 @@
+import type { IncomingMessage, SimpleHandleFunction } from 'connect';
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export type { IncomingMessage };
+export type ServerResponse = Parameters<SimpleHandleFunction>[1];
 
 /** An error answer in the API's shape. */
 export class ApiFailure extends Error {

@@ -1,17 +1,55 @@
 import { isFile, type Fields, type UploadedFile } from './body';
 import { fail, newId } from './http';
-import { buildLetters, cost, type FakeLetter } from './letters';
+import { buildLetters, cost, type FakeLetter, type LetterSettings } from './letters';
 import { looksLikePdf, pageCount } from './pdf';
-import { LETTER_STATUSES, PRINT_CREATE, PRINT_UPDATE, ParamError, validate } from './schema';
+import { LETTER_STATUSES, PRINT_CREATE, PRINT_UPDATE, validate } from './schema';
 
+/** A print job as the fake keeps it (the API's fields; letters carry internal page ranges). */
 export interface FakePrintJob {
 	id: string;
 	object: 'print';
-	[key: string]: unknown;
+	reference: string;
+	confirmed: boolean;
+	testmode: boolean;
+	created: number;
+	confirmed_at: number | null;
+	type?: string;
+	pages?: number;
+	sheets?: number;
+	file?: { name: string; pages: number };
+	splitting?: LetterSettings['splitting'];
+	printing?: LetterSettings['printing'];
+	postage?: LetterSettings['postage'] & { mail_date: number | null };
+	background?: { first_page: string | null; other_pages: string | null };
+	confidential?: boolean;
+	extra_documents?: Array<{ id: string; name: string | null; pages: number; order: string; ordering_number: number | null; apply_background: boolean }>;
+	remove_letters?: { with_phrase: string | null; series: string[] };
+	nudge?: { x: number | null; y: number | null };
+	confirmation_email?: boolean;
+	metadata: Record<string, string>;
+	cost: { amount: number; after_tax: number; currency: 'GBP' };
 	letters: FakeLetter[];
+	[key: string]: unknown;
 }
 
-type Settings = Record<string, any>;
+/** A create or update body after validation against the schema. */
+interface PrintInput {
+	file?: UploadedFile;
+	testmode?: boolean;
+	reference?: string;
+	confirmed?: boolean;
+	type?: string;
+	splitting?: Partial<LetterSettings['splitting']>;
+	printing?: Partial<LetterSettings['printing']>;
+	postage?: Partial<NonNullable<FakePrintJob['postage']>>;
+	background?: Partial<NonNullable<FakePrintJob['background']>>;
+	confidential?: boolean;
+	extra_documents?: Array<{ id?: string; document?: UploadedFile; order?: string; ordering_number?: number; apply_background?: boolean }>;
+	remove_letters?: { with_phrase?: string };
+	nudge?: { x?: number; y?: number };
+	confirmation_email?: boolean;
+	metadata?: unknown;
+}
 
 /** Print jobs as the API keeps them, with the documented lifecycle rules. */
 export class PrintStore {
@@ -26,14 +64,14 @@ export class PrintStore {
 	}
 
 	async create(fields: Fields): Promise<FakePrintJob> {
-		if (!('file' in fields)) throw new ParamError('parameter_missing', 'file', 'Missing required param: file.');
-		const input = validate(fields, PRINT_CREATE) as Settings;
-		const file = input.file as UploadedFile;
-		if (!looksLikePdf(file.data)) throw new ParamError('parameter_invalid', 'file', 'Invalid value for file: the file is not a PDF.');
+		if (!('file' in fields)) throw fail.invalid('parameter_missing', 'Missing required param: file.', 'file');
+		const input = validate(fields, PRINT_CREATE) as PrintInput;
+		const file = input.file!;
+		if (!looksLikePdf(file.data)) throw fail.invalid('parameter_invalid', 'Invalid value for file: the file is not a PDF.', 'file');
 		const id = newId('print');
 		const job: FakePrintJob = {
 			id, object: 'print', account: 'acc_fake', user: 'usr_fake', team: 'team_fake', type: 'letter',
-			reference: file.fileName, confirmed: false, testmode: input.testmode ?? false, created: this.now(), confirmed_at: null,
+			reference: file.fileName, confirmed: false, testmode: input.testmode ?? false, created: this.now(), confirmed_at: null, cost: cost(0),
 			file: { name: file.fileName, pages: await pageCount(file.data) },
 			splitting: { method: 'none', phrase: null, pages: null },
 			printing: { double_sided: 'no', double_sided_specific_pages: null, premium_quality: false },
@@ -48,7 +86,7 @@ export class PrintStore {
 
 	async update(id: string, fields: Fields): Promise<FakePrintJob> {
 		const job = this.get(id);
-		const input = validate(fields, PRINT_UPDATE) as Settings;
+		const input = validate(fields, PRINT_UPDATE) as PrintInput;
 		if (job.confirmed) {
 			throw fail.invalid('parameter_invalid', 'This print job has already been confirmed, so it can no longer be updated.', 'confirmed');
 		}
@@ -127,44 +165,45 @@ export class PrintStore {
 		throw new Error(`no letter ${letterId}`);
 	}
 
-	private async apply(job: FakePrintJob, input: Settings): Promise<FakePrintJob> {
+	private async apply(job: FakePrintJob, input: PrintInput): Promise<FakePrintJob> {
+		const merged = job as Record<string, unknown>;
 		for (const key of ['splitting', 'printing', 'postage', 'background', 'nudge', 'remove_letters'] as const) {
-			if (input[key]) job[key] = { ...(job[key] as object), ...input[key] };
+			if (input[key]) merged[key] = { ...(merged[key] as object), ...input[key] };
 		}
 		for (const key of ['reference', 'confidential', 'confirmation_email', 'type'] as const) {
-			if (input[key] !== undefined) job[key] = input[key];
+			if (input[key] !== undefined) merged[key] = input[key];
 		}
-		if (input.metadata) job.metadata = { ...(job.metadata as object), ...this.metadata(input.metadata) };
-		const splitting = job.splitting as Settings;
-		if (splitting.method === 'split_on_phrase' && !splitting.phrase) throw new ParamError('parameter_missing', 'splitting.phrase', 'Missing required param: splitting.phrase.');
-		if (splitting.method === 'split_on_pages' && !(splitting.pages >= 1)) throw new ParamError('parameter_missing', 'splitting.pages', 'Missing required param: splitting.pages.');
-		const printing = job.printing as Settings;
+		if (input.metadata) job.metadata = { ...job.metadata, ...this.metadata(input.metadata) };
+		const splitting = job.splitting!;
+		if (splitting.method === 'split_on_phrase' && !splitting.phrase) throw fail.invalid('parameter_missing', 'Missing required param: splitting.phrase.', 'splitting.phrase');
+		if (splitting.method === 'split_on_pages' && !((splitting.pages ?? 0) >= 1)) throw fail.invalid('parameter_missing', 'Missing required param: splitting.pages.', 'splitting.pages');
+		const printing = job.printing!;
 		if (printing.double_sided === 'mixed' && !printing.double_sided_specific_pages?.length) {
-			throw new ParamError('parameter_missing', 'printing.double_sided_specific_pages', 'Missing required param: printing.double_sided_specific_pages.');
+			throw fail.invalid('parameter_missing', 'Missing required param: printing.double_sided_specific_pages.', 'printing.double_sided_specific_pages');
 		}
-		for (const side of ['first_page', 'other_pages']) {
-			const bg = (job.background as Settings)[side];
+		for (const side of ['first_page', 'other_pages'] as const) {
+			const bg = job.background?.[side];
 			if (bg && !this.backgroundExists(bg)) throw fail.invalid('parameter_invalid', `No such background: ${bg}.`, `background.${side}`);
 		}
 		let extraPages = 0;
 		if (input.extra_documents) {
 			job.extra_documents = [];
-			for (const [index, document] of (input.extra_documents as Settings[]).entries()) {
-				if (!document.document && !document.id) throw new ParamError('parameter_missing', `extra_documents[${index}].document`, `Missing required param: extra_documents[${index}].document.`);
-				if (document.order === 'custom' && document.ordering_number === undefined) throw new ParamError('parameter_missing', `extra_documents[${index}].ordering_number`, `Missing required param: extra_documents[${index}].ordering_number.`);
-				const file = document.document as UploadedFile | undefined;
-				if (file && !looksLikePdf(file.data)) throw new ParamError('parameter_invalid', `extra_documents[${index}].document`, 'Invalid value: the extra document is not a PDF.');
+			for (const [index, document] of input.extra_documents.entries()) {
+				if (!document.document && !document.id) throw fail.invalid('parameter_missing', `Missing required param: extra_documents[${index}].document.`, `extra_documents[${index}].document`);
+				if (document.order === 'custom' && document.ordering_number === undefined) throw fail.invalid('parameter_missing', `Missing required param: extra_documents[${index}].ordering_number.`, `extra_documents[${index}].ordering_number`);
+				const file = document.document;
+				if (file && !looksLikePdf(file.data)) throw fail.invalid('parameter_invalid', 'Invalid value: the extra document is not a PDF.', `extra_documents[${index}].document`);
 				const pages = file ? await pageCount(file.data) : 1;
 				extraPages += pages;
-				(job.extra_documents as unknown[]).push({ id: document.id ?? newId('doc'), name: file?.fileName ?? null, pages, order: document.order ?? 'last', ordering_number: document.ordering_number ?? null, apply_background: document.apply_background ?? false });
+				job.extra_documents.push({ id: document.id ?? newId('doc'), name: file?.fileName ?? null, pages, order: document.order ?? 'last', ordering_number: document.ordering_number ?? null, apply_background: document.apply_background ?? false });
 			}
 		} else {
-			extraPages = (job.extra_documents as Array<{ pages: number }>).reduce((sum, d) => sum + d.pages, 0);
+			extraPages = (job.extra_documents ?? []).reduce((sum, d) => sum + d.pages, 0);
 		}
-		const built = await buildLetters(this.files.get(job.id)!.data, { ...(job as any), extraPages }, () => newId('ltr'));
+		const built = await buildLetters(this.files.get(job.id)!.data, { ...(job as unknown as LetterSettings), extraPages }, () => newId('ltr'));
 		job.letters = built.letters;
 		for (const letter of job.letters) letter.pdf = this.letterPdfUrl(letter.id);
-		(job.remove_letters as Settings).series = [];
+		job.remove_letters!.series = [];
 		if (input.confirmed === true) {
 			job.confirmed = true;
 			job.confirmed_at = this.now();

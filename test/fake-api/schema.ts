@@ -1,4 +1,5 @@
 import { isFile, type Field, type Fields } from './body';
+import { fail } from './http';
 
 /** What a field may hold. Form bodies carry every value as text, so values are coerced first. */
 export type Spec =
@@ -11,16 +12,6 @@ export type Spec =
 	| { enum: readonly string[] }
 	| { object: Record<string, Spec> }
 	| { array: Spec };
-
-export class ParamError extends Error {
-	constructor(
-		readonly code: 'parameter_unknown' | 'parameter_invalid' | 'parameter_missing',
-		readonly param: string,
-		message: string,
-	) {
-		super(message);
-	}
-}
 
 export const LETTER_STATUSES = ['draft', 'waiting_to_print', 'printing', 'enclosing', 'shipping', 'sent', 'cancelled', 'returned', 'failed_wrong_address'] as const;
 export const SERVICES = ['uk_second_class', 'uk_first_class', 'uk_second_class_signed_for', 'uk_first_class_signed_for', 'uk_special_delivery', 'uk_special_delivery_9am', 'tracked_24', 'tracked_48', 'international'] as const;
@@ -67,7 +58,7 @@ function closest(name: string, known: string[]): string | undefined {
 }
 
 function coerce(value: Field, spec: Spec, param: string): unknown {
-	const invalid = (what: string) => new ParamError('parameter_invalid', param, `Invalid value for ${param}: ${what}.`);
+	const invalid = (what: string) => fail.invalid('parameter_invalid', `Invalid value for ${param}: ${what}.`, param);
 	if (spec === 'free') return value;
 	if (spec === 'file') {
 		if (!isFile(value)) throw invalid('expected a file');
@@ -108,7 +99,7 @@ export function validate(fields: Fields, spec: Record<string, Spec>, prefix = ''
 		const param = `${prefix}${name}`;
 		if (!(name in spec)) {
 			const hint = closest(name, Object.keys(spec));
-			throw new ParamError('parameter_unknown', param, `Received unknown parameter: ${param}${hint ? ` (Did you mean ${prefix}${hint}?)` : ''}`);
+			throw fail.invalid('parameter_unknown', `Received unknown parameter: ${param}${hint ? ` (Did you mean ${prefix}${hint}?)` : ''}`, param);
 		}
 		result[name] = coerce(value, spec[name], param);
 	}

@@ -1,11 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import connect from 'connect';
 
-import { BodyError, isFile, parseBody, type Field, type Fields } from './body';
-import { ApiFailure, apiKeyOf, fail, readRaw, send, sendFailure } from './http';
+import { isFile, parseBody, type Field, type Fields } from './body';
+import { ApiFailure, apiKeyOf, fail, readRaw, send, sendFailure, type IncomingMessage, type ServerResponse } from './http';
 import { extractPages } from './pdf';
 import { PrintStore, publicJob } from './prints';
-import { ParamError } from './schema';
+
+type Server = ReturnType<ReturnType<typeof connect>['listen']>;
 
 export interface FakeOptions {
 	apiKey?: string;
@@ -58,8 +58,8 @@ export class FakeIntelliprint {
 	url = '';
 	fileUrl = '';
 	private readonly sentAt = new Map<string, number[]>();
-	private readonly api: Server;
-	private readonly files: Server;
+	private api?: Server;
+	private files?: Server;
 	private readonly maxBodyBytes: number;
 
 	constructor(options: FakeOptions = {}) {
@@ -67,22 +67,27 @@ export class FakeIntelliprint {
 		this.rateLimit = options.rateLimit ?? { requests: 100, windowMs: 60_000 };
 		this.maxBodyBytes = options.maxBodyBytes ?? 100 * 1024 * 1024;
 		this.prints = new PrintStore((id) => `${this.fileUrl}/letters/${id}.pdf?expires=${Math.floor(Date.now() / 1000) + 3600}`, () => false);
-		this.api = createServer((req, res) => void this.handle(req, res));
-		this.files = createServer((req, res) => void this.serveFile(req, res));
 	}
 
 	async start(port = 0, host = '127.0.0.1'): Promise<this> {
-		await new Promise<void>((resolve) => this.api.listen(port, host, resolve));
-		await new Promise<void>((resolve) => this.files.listen(0, host, resolve));
-		this.url = `http://${host}:${(this.api.address() as AddressInfo).port}/v1`;
-		this.fileUrl = `http://${host}:${(this.files.address() as AddressInfo).port}`;
+		const listen = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>, onPort: number) =>
+			new Promise<Server>((resolve) => {
+				const app = connect().use((req, res) => void handler(req, res));
+				const server: Server = app.listen(onPort, host, () => resolve(server));
+			});
+		this.api = await listen((req, res) => this.handle(req, res), port);
+		this.files = await listen((req, res) => this.serveFile(req, res), 0);
+		this.url = `http://${host}:${(this.api.address() as { port: number }).port}/v1`;
+		this.fileUrl = `http://${host}:${(this.files.address() as { port: number }).port}`;
 		return this;
 	}
 
 	async stop(): Promise<void> {
-		this.api.closeAllConnections();
-		this.files.closeAllConnections();
-		await Promise.all([this.api, this.files].map((server) => new Promise((resolve) => server.close(resolve))));
+		for (const server of [this.api, this.files]) {
+			if (!server) continue;
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		}
 	}
 
 	/** Forgets recorded requests and the rate-limit history (jobs are kept). */
@@ -145,10 +150,6 @@ export class FakeIntelliprint {
 			if (error instanceof ApiFailure) {
 				record.status = error.status;
 				return sendFailure(res, error);
-			}
-			if (error instanceof ParamError || error instanceof BodyError) {
-				record.status = 400;
-				return sendFailure(res, fail.invalid(error.code, error.message, error.param));
 			}
 			record.status = 500;
 			sendFailure(res, new ApiFailure(500, 'internal_error', 'internal_error', `Internal error: ${(error as Error).message}`));

@@ -1,9 +1,4 @@
-import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { createRequire } from 'node:module';
+import { Container } from '@n8n/di';
 import { BinaryDataConfig, BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
@@ -25,8 +20,8 @@ import { IntelliprintApi } from '../../credentials/IntelliprintApi.credentials';
 import { Intelliprint } from '../../nodes/Intelliprint/Intelliprint.node';
 import { TestCredentialsHelper } from './credentials';
 
-// n8n-core carries its own copy of the DI container: use that one, as n8n itself does.
-const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as typeof import('@n8n/di');
+/** A scratch folder made by vitest.config.mts for this run. */
+const scratchDir = (import.meta as unknown as { env: Record<string, string> }).env.TEST_SCRATCH_DIR;
 
 /** An input item for a test: JSON plus files that become real n8n binary data. */
 export interface TestItem {
@@ -74,7 +69,7 @@ export async function useBinaryMode(mode: 'default' | 'filesystem'): Promise<voi
 	if (binaryModeReady === mode) return;
 	const config = Container.get(BinaryDataConfig);
 	config.mode = mode as BinaryDataConfig['mode'];
-	config.localStoragePath = mkdtempSync(join(tmpdir(), 'n8n-binary-'));
+	config.localStoragePath = `${scratchDir}/binary-data`;
 	await Container.get(BinaryDataService).init();
 	binaryModeReady = mode;
 }

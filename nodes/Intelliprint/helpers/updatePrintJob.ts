@@ -24,7 +24,8 @@ export async function updatePrintJob(
 		});
 	} catch (error) {
 		const status = Number((error as NodeApiError).httpCode);
-		const refused = error instanceof NodeApiError && status >= 400 && status < 500 && status !== 404;
+		// A 4xx other than 404 is a refusal; apiRequest throws nothing but NodeApiErrors.
+		const refused = status >= 400 && status < 500 && status !== 404;
 		// Re-wrapping hands back the same NodeApiError instance.
 		if (!refused) throw new NodeApiError(ctx.getNode(), error as JsonObject);
 		const job = await apiRequest<PrintJob>(ctx, { method: 'GET', path: `/prints/${id}`, itemIndex });
