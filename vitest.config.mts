@@ -37,13 +37,11 @@ export default defineConfig({
 		hookTimeout: 120_000,
 		pool: 'forks',
 		reporters: ['default', summaryLine],
-		// n8n-core reads its instance settings from the environment; tests read TEST_SCRATCH_DIR
-		// through import.meta.env (the node rules forbid `process` in TypeScript, tests included).
+		// n8n-core reads its instance settings (and so its binary data folder) from the environment.
 		env: {
 			N8N_USER_FOLDER: join(scratch, 'user'),
 			N8N_ENCRYPTION_KEY: 'test-encryption-key',
 			N8N_DIAGNOSTICS_ENABLED: 'false',
-			TEST_SCRATCH_DIR: scratch,
 		},
 	},
 });

@@ -20,9 +20,6 @@ import { IntelliprintApi } from '../../credentials/IntelliprintApi.credentials';
 import { Intelliprint } from '../../nodes/Intelliprint/Intelliprint.node';
 import { TestCredentialsHelper } from './credentials';
 
-/** A scratch folder made by vitest.config.mts for this run. */
-const scratchDir = (import.meta as unknown as { env: Record<string, string> }).env.TEST_SCRATCH_DIR;
-
 /** An input item for a test: JSON plus files that become real n8n binary data. */
 export interface TestItem {
 	json?: IDataObject;
@@ -69,7 +66,7 @@ export async function useBinaryMode(mode: 'default' | 'filesystem'): Promise<voi
 	if (binaryModeReady === mode) return;
 	const config = Container.get(BinaryDataConfig);
 	config.mode = mode as BinaryDataConfig['mode'];
-	config.localStoragePath = `${scratchDir}/binary-data`;
+	// localStoragePath keeps n8n's default: a folder under N8N_USER_FOLDER (set in vitest.config.mts).
 	await Container.get(BinaryDataService).init();
 	binaryModeReady = mode;
 }

@@ -51,6 +51,14 @@ describe('API errors become messages that say what happened and what to do', () 
 		expect(error?.context).toMatchObject({ code, itemIndex: 0, ...(param ? { param } : {}) });
 	});
 
+	it('rate limiting that outlasts every wait', async () => {
+		api.fake.faults.push({ method: 'GET', status: 429, headers: { 'retry-after': '0' }, times: 20 });
+		const { error } = await api.run({ parameters: get });
+		expect(error?.message).toBe('Intelliprint is still rate limiting this API key after several waits');
+		expect(error?.description).toContain('Requests Allowed');
+		expect(api.apiCalls()).toHaveLength(7);
+	});
+
 	it('the API refusing a real request names the parameter', async () => {
 		const { error } = await api.run({
 			parameters: { resource: 'printJob', operation: 'create', binaryPropertyName: 'data', options: { background: { values: { firstPage: 'bg_missing' } } } },

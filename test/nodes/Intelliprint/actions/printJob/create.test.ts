@@ -104,8 +104,12 @@ describe('Print Job → Create', () => {
 	it('reads binary data stored on disk (filesystem binary mode)', async () => {
 		await useBinaryMode('filesystem');
 		try {
-			const { items, error } = await api.run({ parameters: create({ output: 'letters' }), items: [pdfItem(await mailMergePdf(people.slice(0, 1)))] });
+			const { items, error, run } = await api.run({ parameters: create({ output: 'letters' }), items: [pdfItem(await mailMergePdf(people.slice(0, 1)))] });
 			expect(error).toBeUndefined();
+			// The input binary is a reference to a file n8n stored on disk, not inline data.
+			const input = run.data.resultData.runData.Source[0].data!.main[0]![0].binary!.data;
+			expect(input.id).toMatch(/^filesystem/);
+			expect(input.data).not.toMatch(/^JVBER/);
 			expect(items[0].json.name).toBe(people[0].name);
 		} finally {
 			await useBinaryMode('default');
