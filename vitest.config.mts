@@ -42,6 +42,8 @@ export default defineConfig({
 			N8N_USER_FOLDER: join(scratch, 'user'),
 			N8N_ENCRYPTION_KEY: 'test-encryption-key',
 			N8N_DIAGNOSTICS_ENABLED: 'false',
+			// Failed items are the point of many tests: keep n8n-core from echoing each one.
+			N8N_LOG_LEVEL: 'silent',
 		},
 	},
 });

@@ -1,9 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as background from './actions/background';
+import * as merge from './actions/merge';
 import * as printJob from './actions/printJob';
 import { router } from './actions/router';
-import { searchPrintJobs } from './methods/listSearch';
+import { searchBackgrounds, searchPrintJobs } from './methods/listSearch';
 
 export class Intelliprint implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,7 +15,7 @@ export class Intelliprint implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Print and post letters from PDFs with Intelliprint',
+		description: 'Print and post letters from PDFs with Intelliprint: print jobs, letterhead backgrounds and PDF merges',
 		defaults: { name: 'Intelliprint' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -25,15 +27,21 @@ export class Intelliprint implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Print Job', value: 'printJob' }],
+				options: [
+					{ name: 'Background', value: 'background', description: 'Letterheads printed behind letters' },
+					{ name: 'Merge', value: 'merge', description: 'The merge tool: several PDFs into one' },
+					{ name: 'Print Job', value: 'printJob', description: 'PDFs sent to print and post as letters' },
+				],
 				default: 'printJob',
 			},
 			...printJob.description,
+			...background.description,
+			...merge.description,
 		],
 	};
 
 	methods = {
-		listSearch: { searchPrintJobs },
+		listSearch: { searchBackgrounds, searchPrintJobs },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -61,3 +61,19 @@ export function apiKeyOf(req: IncomingMessage): string | undefined {
 	if (/^basic$/i.test(scheme)) return Buffer.from(value, 'base64').toString('utf8').split(':')[0] || undefined;
 	return undefined;
 }
+
+let sequence = 0;
+/** Creation order, to list newest first even when several things are created within one second. */
+export function nextSequence(): number {
+	return ++sequence;
+}
+
+/** Newest first: by creation time, then by creation order. */
+export function newestFirst(a: { created: number; _seq?: number }, b: { created: number; _seq?: number }): number {
+	return b.created - a.created || (b._seq ?? 0) - (a._seq ?? 0);
+}
+
+/** What clients see of a stored object: fields starting with "_" are the fake's own. */
+export function publicView(value: unknown): unknown {
+	return JSON.parse(JSON.stringify(value, (key, entry) => (key.startsWith('_') ? undefined : entry)));
+}

@@ -1,5 +1,5 @@
 import { isFile, type Fields, type UploadedFile } from './body';
-import { fail, newId } from './http';
+import { fail, newestFirst, newId, nextSequence } from './http';
 import { buildLetters, cost, type FakeLetter, type LetterSettings } from './letters';
 import { looksLikePdf, pageCount } from './pdf';
 import { LETTER_STATUSES, PRINT_CREATE, PRINT_UPDATE, validate } from './schema';
@@ -12,6 +12,7 @@ export interface FakePrintJob {
 	confirmed: boolean;
 	testmode: boolean;
 	created: number;
+	_seq?: number;
 	confirmed_at: number | null;
 	type?: string;
 	pages?: number;
@@ -55,12 +56,11 @@ interface PrintInput {
 export class PrintStore {
 	readonly jobs = new Map<string, FakePrintJob>();
 	readonly files = new Map<string, UploadedFile>();
-	private clock = 1_763_000_000;
 
 	constructor(private readonly letterPdfUrl: (letterId: string) => string, private readonly backgroundExists: (id: string) => boolean) {}
 
 	private now(): number {
-		return Math.max(Math.floor(Date.now() / 1000), ++this.clock);
+		return Math.floor(Date.now() / 1000);
 	}
 
 	async create(fields: Fields): Promise<FakePrintJob> {
@@ -71,7 +71,7 @@ export class PrintStore {
 		const id = newId('print');
 		const job: FakePrintJob = {
 			id, object: 'print', account: 'acc_fake', user: 'usr_fake', team: 'team_fake', type: 'letter',
-			reference: file.fileName, confirmed: false, testmode: input.testmode ?? false, created: this.now(), confirmed_at: null, cost: cost(0),
+			reference: file.fileName, confirmed: false, testmode: input.testmode ?? false, created: this.now(), _seq: nextSequence(), confirmed_at: null, cost: cost(0),
 			file: { name: file.fileName, pages: await pageCount(file.data) },
 			splitting: { method: 'none', phrase: null, pages: null },
 			printing: { double_sided: 'no', double_sided_specific_pages: null, premium_quality: false },
@@ -129,7 +129,7 @@ export class PrintStore {
 			.filter((job) => confirmed === null || String(job.confirmed) === confirmed)
 			.filter((job) => !statuses || job.letters.some((letter) => statuses.includes(letter.status)))
 			.filter((job) => reference === null || job.reference === reference)
-			.sort((a, b) => (b.created as number) - (a.created as number));
+			.sort(newestFirst);
 	}
 
 	/** Adds n plain jobs without PDF processing, for list and pagination tests. */
@@ -143,7 +143,7 @@ export class PrintStore {
 				tracking_number: null, print_stream: null, cost: cost(85), shipped_date: null, pdf_status: 'built', pdf: null, returned: null,
 			};
 			const job: FakePrintJob = {
-				id, object: 'print', reference: `seed-${i + 1}`, confirmed: false, testmode: false, created: this.now(), confirmed_at: null,
+				id, object: 'print', reference: `seed-${i + 1}`, confirmed: false, testmode: false, created: this.now(), _seq: nextSequence(), confirmed_at: null,
 				pages: 1, sheets: 1, cost: cost(85), metadata: {}, letters: [letter], ...overrides,
 			};
 			this.jobs.set(id, job);
@@ -232,7 +232,3 @@ export class PrintStore {
 	}
 }
 
-/** What clients see of a job (internal fields dropped). */
-export function publicJob(job: FakePrintJob | Record<string, unknown>): unknown {
-	return JSON.parse(JSON.stringify(job, (key, value) => (key.startsWith('_') ? undefined : value)));
-}

@@ -117,6 +117,31 @@ describe('fake Intelliprint API', () => {
 		expect(await pageCount(Buffer.from(await letterPdf.arrayBuffer()))).toBe(posted[2].pages);
 	});
 
+	it('keeps backgrounds: upload, get, update by PATCH or POST, list by team, delete, PNG preview', async () => {
+		const { body: created } = await call('POST', '/backgrounds', { body: form({ name: 'Head', team: 'team_a' }) });
+		expect(created).toMatchObject({ object: 'background', name: 'Head', team: 'team_a', filename: 'letters.pdf' });
+		const json = { 'content-type': 'application/json' };
+		expect((await call('PATCH', `/backgrounds/${created.id}`, { headers: json, body: JSON.stringify({ name: 'Head 2' }) })).body.name).toBe('Head 2');
+		expect((await call('POST', `/backgrounds/${created.id}`, { headers: json, body: JSON.stringify({ team: 'team_b' }) })).body.team).toBe('team_b');
+		expect((await call('GET', '/backgrounds?team=team_b')).body.data).toHaveLength(1);
+		expect((await call('GET', '/backgrounds?team=team_a')).body.data).toHaveLength(0);
+		const png = Buffer.from(await (await fetch(created.preview as string)).arrayBuffer());
+		expect(png.subarray(1, 4).toString()).toBe('PNG');
+		expect((await call('DELETE', `/backgrounds/${created.id}`)).body).toEqual({ id: created.id, object: 'background', deleted: true });
+		expect((await call('GET', `/backgrounds/${created.id}`)).status).toBe(404);
+	});
+
+	it('merges repeated files[] parts in order and serves the result at download_link', async () => {
+		const data = new FormData();
+		for (const pages of [1, 2, 3]) data.append('files[]', new Blob([new Uint8Array(await simplePdf(pages))], { type: 'application/pdf' }), `${pages}.pdf`);
+		const { body } = await call('POST', '/tools/merge', { body: data });
+		expect(body).toMatchObject({ object: 'merge', id: expect.stringMatching(/^merge_/) });
+		expect(await pageCount(Buffer.from(await (await fetch(body.download_link as string)).arrayBuffer()))).toBe(6);
+		const single = new FormData();
+		single.append('files[]', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'one.pdf');
+		expect((await call('POST', '/tools/merge', { body: single })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'files' });
+	});
+
 	it('answers 429 with Retry-After over its rate limit', async () => {
 		const limited = await startFakeIntelliprint({ rateLimit: { requests: 3, windowMs: 5000 } });
 		try {

@@ -1,9 +1,11 @@
 import connect from 'connect';
 
 import { isFile, parseBody, type Field, type Fields } from './body';
-import { ApiFailure, apiKeyOf, fail, readRaw, send, sendFailure, type IncomingMessage, type ServerResponse } from './http';
+import { ApiFailure, apiKeyOf, fail, publicView, readRaw, send, sendFailure, type IncomingMessage, type ServerResponse } from './http';
 import { extractPages } from './pdf';
-import { PrintStore, publicJob } from './prints';
+import { BackgroundStore, MergeStore } from './backgrounds';
+import { letterheadPng } from './png';
+import { PrintStore } from './prints';
 
 type Server = ReturnType<ReturnType<typeof connect>['listen']>;
 
@@ -12,6 +14,8 @@ export interface FakeOptions {
 	/** The API allows 100 requests a minute; tests may shrink the window (same shape). */
 	rateLimit?: { requests: number; windowMs: number } | false;
 	maxBodyBytes?: number;
+	/** Serve files from the API's own host (under /files, API key required) instead of a separate file host. */
+	filesOnApiHost?: boolean;
 }
 
 export interface RecordedRequest {
@@ -53,6 +57,8 @@ export class FakeIntelliprint {
 	readonly requests: RecordedRequest[] = [];
 	readonly faults: Fault[] = [];
 	readonly prints: PrintStore;
+	readonly backgrounds: BackgroundStore;
+	readonly merges: MergeStore;
 	rateLimit: FakeOptions['rateLimit'];
 	rateLimited = 0;
 	url = '';
@@ -61,12 +67,17 @@ export class FakeIntelliprint {
 	private api?: Server;
 	private files?: Server;
 	private readonly maxBodyBytes: number;
+	private readonly filesOnApiHost: boolean;
 
 	constructor(options: FakeOptions = {}) {
 		this.apiKey = options.apiKey ?? 'test_key_123';
 		this.rateLimit = options.rateLimit ?? { requests: 100, windowMs: 60_000 };
 		this.maxBodyBytes = options.maxBodyBytes ?? 100 * 1024 * 1024;
-		this.prints = new PrintStore((id) => `${this.fileUrl}/letters/${id}.pdf?expires=${Math.floor(Date.now() / 1000) + 3600}`, () => false);
+		this.filesOnApiHost = options.filesOnApiHost ?? false;
+		const signed = (path: string) => `${this.fileUrl}${path}?expires=${Math.floor(Date.now() / 1000) + 3600}`;
+		this.backgrounds = new BackgroundStore((id) => signed(`/backgrounds/${id}.png`));
+		this.merges = new MergeStore((id) => signed(`/merges/${id}.pdf`));
+		this.prints = new PrintStore((id) => signed(`/letters/${id}.pdf`), (id) => this.backgrounds.backgrounds.has(id));
 	}
 
 	async start(port = 0, host = '127.0.0.1'): Promise<this> {
@@ -78,7 +89,9 @@ export class FakeIntelliprint {
 		this.api = await listen((req, res) => this.handle(req, res), port);
 		this.files = await listen((req, res) => this.serveFile(req, res), 0);
 		this.url = `http://${host}:${(this.api.address() as { port: number }).port}/v1`;
-		this.fileUrl = `http://${host}:${(this.files.address() as { port: number }).port}`;
+		this.fileUrl = this.filesOnApiHost
+			? `${this.url.replace(/\/v1$/, '')}/files`
+			: `http://${host}:${(this.files.address() as { port: number }).port}`;
 		return this;
 	}
 
@@ -138,6 +151,11 @@ export class FakeIntelliprint {
 			if (!key) throw new ApiFailure(401, 'authentication_error', 'no_api_key', 'No API key provided. Send it as a Bearer token in the Authorization header.');
 			if (key !== this.apiKey) throw new ApiFailure(401, 'authentication_error', 'invalid_api_key', 'Invalid API key provided.');
 			this.checkRateLimit(key);
+			if (this.filesOnApiHost && url.pathname.startsWith('/files/')) {
+				record.status = 200;
+				req.url = url.pathname.slice('/files'.length) + url.search;
+				return await this.serveFile(req, res);
+			}
 			const fields = await parseBody(raw, req.headers['content-type']);
 			record.body = summarise(fields as Field) as Record<string, unknown>;
 			if (raw.length < 65536 && !/multipart/.test(record.contentType ?? '')) record.raw = raw.toString('utf8');
@@ -173,12 +191,23 @@ export class FakeIntelliprint {
 		const match = /^\/v1\/prints(?:\/([^/]+))?$/.exec(path);
 		if (match) {
 			const id = match[1] ? decodeURIComponent(match[1]) : undefined;
-			if (!id && method === 'POST') return [200, publicJob(await this.prints.create(fields))];
+			if (!id && method === 'POST') return [200, publicView(await this.prints.create(fields))];
 			if (!id && method === 'GET') return [200, this.listEnvelope(this.prints.list(url.searchParams), url.searchParams)];
-			if (id && method === 'GET') return [200, publicJob(this.prints.get(id))];
-			if (id && method === 'POST') return [200, publicJob(await this.prints.update(id, fields))];
-			if (id && method === 'DELETE') return [200, publicJob(this.prints.remove(id))];
+			if (id && method === 'GET') return [200, publicView(this.prints.get(id))];
+			if (id && method === 'POST') return [200, publicView(await this.prints.update(id, fields))];
+			if (id && method === 'DELETE') return [200, publicView(this.prints.remove(id))];
 		}
+		const background = /^\/v1\/backgrounds(?:\/([^/]+))?$/.exec(path);
+		if (background) {
+			const id = background[1] ? decodeURIComponent(background[1]) : undefined;
+			if (!id && method === 'POST') return [200, publicView(this.backgrounds.create(fields))];
+			if (!id && method === 'GET') return [200, this.listEnvelope(this.backgrounds.list(url.searchParams), url.searchParams)];
+			if (id && method === 'GET') return [200, publicView(this.backgrounds.get(id))];
+			// The reference says PATCH; the official SDK sends POST to the same path.
+			if (id && (method === 'PATCH' || method === 'POST')) return [200, publicView(this.backgrounds.update(id, fields))];
+			if (id && method === 'DELETE') return [200, this.backgrounds.remove(id)];
+		}
+		if (path === '/v1/tools/merge' && method === 'POST') return [200, await this.merges.merge(fields)];
 		throw fail.notFound(`${method} ${url.pathname}`);
 	}
 
@@ -187,21 +216,27 @@ export class FakeIntelliprint {
 		const skip = query.has('skip') ? Number(query.get('skip')) : 0;
 		if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw fail.invalid('parameter_invalid', 'Invalid value for limit: must be a whole number from 1 to 1000.', 'limit');
 		if (!Number.isInteger(skip) || skip < 0) throw fail.invalid('parameter_invalid', 'Invalid value for skip: must be a whole number of 0 or more.', 'skip');
-		const data = all.slice(skip, skip + limit).map((entry) => publicJob(entry as Record<string, unknown>));
+		const data = all.slice(skip, skip + limit).map((entry) => publicView(entry));
 		return { object: 'list', data, total_available: all.length, has_more: skip + data.length < all.length };
 	}
 
-	/** The separate file host: serves each letter's PDF (no API key; the URL itself is the grant). */
+	/** The separate file host: letter PDFs, merged PDFs, background previews (no API key; the signed URL is the grant). */
 	private async serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://files');
 		this.requests.push({ method: req.method ?? 'GET', path: `files:${url.pathname}`, query: Object.fromEntries(url.searchParams), headers: req.headers, body: {}, status: 200 });
+		const reply = (type: string, data: Buffer) => {
+			res.writeHead(200, { 'content-type': type, 'content-length': data.length });
+			res.end(data);
+		};
+		const merge = /^\/merges\/(merge_[a-f0-9]+)\.pdf$/.exec(url.pathname);
+		if (merge && this.merges.merged.has(merge[1])) return reply('application/pdf', this.merges.merged.get(merge[1])!);
+		const preview = /^\/backgrounds\/(bg_[a-f0-9]+)\.png$/.exec(url.pathname);
+		if (preview && this.backgrounds.backgrounds.has(preview[1])) return reply('image/png', letterheadPng());
 		const letterMatch = /^\/letters\/(ltr_[a-f0-9]+)\.pdf$/.exec(url.pathname);
 		for (const job of this.prints.jobs.values()) {
 			const letter = letterMatch && job.letters.find((l) => l.id === letterMatch[1]);
 			if (letter) {
-				const pdf = await extractPages(this.prints.files.get(job.id)!.data, letter._pages ?? []);
-				res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
-				return void res.end(pdf);
+				return reply('application/pdf', await extractPages(this.prints.files.get(job.id)!.data, letter._pages ?? []));
 			}
 		}
 		res.writeHead(404, { 'content-type': 'text/plain' });

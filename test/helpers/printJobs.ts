@@ -1,5 +1,5 @@
 import type { useFakeApi } from './context';
-import { mailMergePdf, recipients } from './pdfs';
+import { mailMergePdf, recipients, simplePdf } from './pdfs';
 
 type Api = ReturnType<typeof useFakeApi>;
 
@@ -16,6 +16,19 @@ export async function createFourLetterJob(api: Api, extra: Record<string, unknow
 			options: { splitting: { values: { method: 'split_on_phrase', phrase: 'Dear' } } }, ...extra,
 		},
 		items: [{ files: { data: { data: fourLetters, fileName: 'four.pdf' } } }],
+	});
+	if (error) throw new Error(error.message);
+	api.fake.resetRecording();
+	return items[0].json.id as string;
+}
+
+export const backgroundById = (id: string) => ({ __rl: true, mode: 'id', value: id });
+
+/** Uploads a one-page letterhead through the node and returns its ID. */
+export async function createBackground(api: Api, name = 'Letterhead', team = ''): Promise<string> {
+	const { items, error } = await api.run({
+		parameters: { resource: 'background', operation: 'create', binaryPropertyName: 'data', name, team },
+		items: [{ files: { data: { data: await simplePdf(1, 'Letterhead'), fileName: 'letterhead.pdf' } } }],
 	});
 	if (error) throw new Error(error.message);
 	api.fake.resetRecording();

@@ -2,6 +2,41 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /** Print job IDs look like `print_` followed by letters and digits. */
 export const PRINT_JOB_ID_REGEX = '^print_[A-Za-z0-9]+$';
+/** Background IDs look like `bg_` followed by letters and digits. */
+export const BACKGROUND_ID_REGEX = '^bg_[A-Za-z0-9]+$';
+
+/** A background (letterhead) picked from the account's list or given by ID. */
+export function backgroundLocator(name: string, displayName: string, description: string, required = true): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a background…',
+				typeOptions: { searchListMethod: 'searchBackgrounds', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. bg_8d2f0a',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: BACKGROUND_ID_REGEX, errorMessage: 'A background ID starts with "bg_", e.g. bg_8d2f0a' },
+					},
+				],
+			},
+		],
+	};
+}
 
 export const printJobLocator: INodeProperties = {
 	displayName: 'Print Job',
@@ -57,6 +92,22 @@ export const printJobOutputFields: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Download Letter PDFs',
+		name: 'downloadLetterPdfs',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { output: ['letters'] } },
+		description: "Whether to download each letter's PDF into a binary field of its item",
+	},
+	{
+		displayName: 'Put Letter PDF in Field',
+		name: 'letterPdfBinaryProperty',
+		type: 'string',
+		default: 'data',
+		displayOptions: { show: { output: ['letters'], downloadLetterPdfs: [true] } },
+		hint: "The name of the output binary field for each letter's PDF",
+	},
+	{
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
@@ -65,3 +116,55 @@ export const printJobOutputFields: INodeProperties[] = [
 			'Whether to return only the fields people usually use, with costs also as GBP decimals, instead of the full API response',
 	},
 ];
+
+/** Backgrounds can come out with their PNG preview as a binary, e.g. to check a letterhead by eye. */
+export const backgroundPreviewFields: INodeProperties[] = [
+	{
+		displayName: 'Download Preview',
+		name: 'downloadPreview',
+		type: 'boolean',
+		default: false,
+		description: "Whether to download the background's PNG preview into a binary property",
+	},
+	{
+		displayName: 'Put Preview in Field',
+		name: 'previewBinaryProperty',
+		type: 'string',
+		default: 'preview',
+		displayOptions: { show: { downloadPreview: [true] } },
+		hint: 'The name of the output binary field for the preview',
+	},
+];
+
+/** Return All / Limit, as every Get Many has them. */
+export const returnAllOrLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** The binary property an operation reads its PDF from. */
+export function inputBinaryField(what: string): INodeProperties {
+	return {
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'e.g. data',
+		hint: `The name of the input binary field holding ${what}`,
+	};
+}

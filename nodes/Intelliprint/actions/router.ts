@@ -1,12 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
+import * as background from './background';
+import * as merge from './merge';
 import * as printJob from './printJob';
 
 type Operation = { execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]> };
 
 const resources: Record<string, Record<string, Operation>> = {
 	printJob: printJob as unknown as Record<string, Operation>,
+	background: background as unknown as Record<string, Operation>,
+	merge: merge as unknown as Record<string, Operation>,
 };
 
 /** Runs the chosen operation once per input item; a failed item either stops the run or, with Continue On Fail, becomes an error item. */

@@ -1,4 +1,6 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { downloadFile } from '../transport';
 
 /** Amounts are integers with 8 implied decimals. */
 const AMOUNT_SCALE = 100_000_000;
@@ -14,6 +16,7 @@ export interface Letter extends IDataObject {
 	status?: string;
 	address?: { name?: string; line?: string; postcode?: string; country?: string };
 	cost?: Cost;
+	pdf?: string | null;
 }
 
 export interface PrintJob extends IDataObject {
@@ -83,19 +86,31 @@ export function simplifyLetter(letter: Letter, job: PrintJob): IDataObject {
 	};
 }
 
-/** Items for one print job, shaped as the user asked: the job, or one item per letter. */
-export function printJobItems(
-	job: PrintJob,
-	output: string,
-	simplify: boolean,
-	itemIndex: number,
-): INodeExecutionData[] {
+/**
+ * Items for print jobs, shaped as the user asked on the node: each job, or one item per letter
+ * (optionally with the letter's PDF downloaded), simplified or as the API sent it.
+ */
+export async function printJobItems(ctx: IExecuteFunctions, jobs: PrintJob[], itemIndex: number): Promise<INodeExecutionData[]> {
+	const output = ctx.getNodeParameter('output', itemIndex, 'printJob') as string;
+	const simplify = ctx.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const pairedItem = { item: itemIndex };
-	if (output !== 'letters') {
-		return [{ json: simplify ? simplifyPrintJob(job) : job, pairedItem }];
+	if (output !== 'letters') return jobs.map((job) => ({ json: simplify ? simplifyPrintJob(job) : job, pairedItem }));
+
+	const download = ctx.getNodeParameter('downloadLetterPdfs', itemIndex, false) as boolean;
+	const property = ctx.getNodeParameter('letterPdfBinaryProperty', itemIndex, 'data') as string;
+	const items: INodeExecutionData[] = [];
+	for (const job of jobs) {
+		for (const letter of job.letters ?? []) {
+			const item: INodeExecutionData = {
+				json: simplify ? simplifyLetter(letter, job) : { ...letter, print_id: job.id, print_reference: job.reference },
+				pairedItem,
+			};
+			if (download && letter.pdf) {
+				const file = await downloadFile(ctx, letter.pdf, `the PDF of letter ${letter.id}`, itemIndex);
+				item.binary = { [property]: await ctx.helpers.prepareBinaryData(file.data, `${letter.id}.pdf`, 'application/pdf') };
+			}
+			items.push(item);
+		}
 	}
-	return (job.letters ?? []).map((letter) => ({
-		json: simplify ? simplifyLetter(letter, job) : { ...letter, print_id: job.id, print_reference: job.reference },
-		pairedItem,
-	}));
+	return items;
 }

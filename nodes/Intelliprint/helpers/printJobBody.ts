@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormObject } from '../transport';
 import { readPdfProperty } from './binary';
+import { locatorId, type LocatorValue } from './parameters';
 
 /** The settings collection as n8n hands it over (fixedCollections nest their values one level). */
 interface PrintJobSettings {
@@ -11,7 +12,7 @@ interface PrintJobSettings {
 	splitting?: { values?: { method?: string; phrase?: string; pages?: number } };
 	printing?: { values?: { doubleSided?: string; doubleSidedSpecificPages?: string; premiumQuality?: boolean } };
 	postage?: { values?: { service?: string; idealEnvelope?: string; mailDate?: string } };
-	background?: { values?: { firstPage?: string; otherPages?: string } };
+	background?: { values?: { firstPage?: LocatorValue; otherPages?: LocatorValue } };
 	confidential?: boolean;
 	extraDocuments?: {
 		document?: Array<{ binaryPropertyName: string; order: string; orderingNumber?: number; applyBackground?: boolean }>;
@@ -110,7 +111,10 @@ export async function buildPrintJobBody(
 
 	const background = settings.background?.values;
 	if (background) {
-		body.background = { first_page: background.firstPage || null, other_pages: background.otherPages || null };
+		body.background = {
+			first_page: locatorId(ctx, itemIndex, background.firstPage, 'bg_', 'First Page background'),
+			other_pages: locatorId(ctx, itemIndex, background.otherPages, 'bg_', 'Other Pages background'),
+		};
 	}
 
 	if (settings.confidential !== undefined) body.confidential = settings.confidential;

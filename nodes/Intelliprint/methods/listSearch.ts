@@ -1,14 +1,31 @@
-import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import type { Background } from '../helpers/backgroundOutput';
 import type { PrintJob } from '../helpers/output';
 import { apiRequest, type ListPage } from '../transport';
 
 const PAGE_SIZE = 100;
 
+/** One page of a list endpoint, filtered on the text the user typed (matched against name and ID). */
+async function searchPage<T extends IDataObject & { id: string }>(
+	ctx: ILoadOptionsFunctions,
+	path: string,
+	qs: IDataObject,
+	skip: number,
+	filter: string | undefined,
+	toItem: (entry: T) => INodeListSearchItems,
+): Promise<{ results: INodeListSearchItems[]; nextSkip?: number }> {
+	const page = await apiRequest<ListPage<T>>(ctx, { method: 'GET', path, qs: { ...qs, limit: PAGE_SIZE, skip } });
+	const needle = filter?.trim().toLowerCase();
+	const results = page.data
+		.map(toItem)
+		.filter((item) => !needle || `${item.name} ${String(item.value)}`.toLowerCase().includes(needle));
+	return { results, nextSkip: page.has_more ? skip + page.data.length : undefined };
+}
+
 /**
- * Print jobs for the resource locator, newest first as the API lists them. Live jobs are listed
- * first, then test jobs (the API keeps those out of the default list). The search text matches the
- * reference or the ID; the pagination token is "<live|test>:<skip>".
+ * Print jobs for the resource locator, newest first as the API lists them: live jobs, then test
+ * jobs (the API keeps those out of the default list). The token is "<live|test>:<skip>".
  */
 export async function searchPrintJobs(
 	this: ILoadOptionsFunctions,
@@ -16,22 +33,27 @@ export async function searchPrintJobs(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const [mode, skipText] = (paginationToken ?? 'live:0').split(':');
-	const skip = Number(skipText) || 0;
-	const page = await apiRequest<ListPage<PrintJob>>(this, {
-		method: 'GET',
-		path: '/prints',
-		qs: { limit: PAGE_SIZE, skip, testmode: mode === 'test' },
-	});
-	const needle = filter?.trim().toLowerCase();
-	const results: INodeListSearchItems[] = page.data
-		.filter((job) => !needle || `${job.reference ?? ''} ${job.id}`.toLowerCase().includes(needle))
-		.map((job) => ({
-			name: `${job.reference || job.id}${mode === 'test' ? ' (test)' : ''}${job.confirmed ? '' : ' (draft)'}`,
-			value: job.id,
-			description: job.id,
-		}));
+	const { results, nextSkip } = await searchPage<PrintJob>(this, '/prints', { testmode: mode === 'test' }, Number(skipText) || 0, filter, (job) => ({
+		name: `${job.reference || job.id}${mode === 'test' ? ' (test)' : ''}${job.confirmed ? '' : ' (draft)'}`,
+		value: job.id,
+		description: job.id,
+	}));
 	let next: string | undefined;
-	if (page.has_more) next = `${mode}:${skip + page.data.length}`;
+	if (nextSkip !== undefined) next = `${mode}:${nextSkip}`;
 	else if (mode === 'live') next = 'test:0';
 	return { results, paginationToken: next };
+}
+
+/** Backgrounds (letterheads) for the resource locator; the token is the next skip. */
+export async function searchBackgrounds(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const { results, nextSkip } = await searchPage<Background>(this, '/backgrounds', {}, Number(paginationToken) || 0, filter, (background) => ({
+		name: background.name || background.id,
+		value: background.id,
+		description: background.id,
+	}));
+	return { results, paginationToken: nextSkip === undefined ? undefined : String(nextSkip) };
 }

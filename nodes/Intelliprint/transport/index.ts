@@ -4,3 +4,6 @@ export { apiRequestAllItems, MAX_PAGE_SIZE } from './pagination';
 export type { ListPage } from './pagination';
 export { encodeMultipart, flattenFormFields } from './multipart';
 export type { FilePart, FormObject, FormValue, MultipartBody } from './multipart';
+export { downloadFile } from './download';
+export type { DownloadedFile } from './download';
+export { connectionSettings } from './request';

@@ -56,7 +56,7 @@ interface ConnectionSettings {
 
 const settingsCache = new WeakMap<object, ConnectionSettings>();
 
-async function connectionSettings(ctx: IntelliprintContext): Promise<ConnectionSettings> {
+export async function connectionSettings(ctx: IntelliprintContext): Promise<ConnectionSettings> {
 	const cached = settingsCache.get(ctx);
 	if (cached) return cached;
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
@@ -168,6 +168,17 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 				? 'The request was not repeated because Intelliprint may already have acted on it (there is no way to send it only once). Check the Print Jobs list in the dashboard before running this item again.'
 				: undefined;
 		throw apiError(node, status, response.body, requestId, request.itemIndex, unsureHint);
+	}
+}
+
+/** A paced, authenticated request with the caller's own options (used for files on the API host). */
+export async function apiRequestRaw(ctx: IntelliprintContext, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
+	const { limitKey, limit } = await connectionSettings(ctx);
+	const answered = await waitForSlot(limitKey, limit);
+	try {
+		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
+	} finally {
+		answered();
 	}
 }
 

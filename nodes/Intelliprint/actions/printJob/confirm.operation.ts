@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { printJobItems } from '../../helpers/output';
-import { getOutputChoice, getPrintJobId } from '../../helpers/parameters';
+import { getPrintJobId } from '../../helpers/parameters';
 import { updatePrintJob } from '../../helpers/updatePrintJob';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 
@@ -25,6 +25,5 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = getPrintJobId(this, itemIndex);
 	const job = await updatePrintJob(this, id, { confirmed: true }, itemIndex, 'confirmed again');
-	const { output, simplify } = getOutputChoice(this, itemIndex);
-	return printJobItems(job, output, simplify, itemIndex);
+	return await printJobItems(this, [job], itemIndex);
 }

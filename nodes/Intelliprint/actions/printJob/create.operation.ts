@@ -3,22 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readPdfProperty } from '../../helpers/binary';
 import { printJobItems, type PrintJob } from '../../helpers/output';
-import { getOutputChoice, alphabetical } from '../../helpers/parameters';
+import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { apiRequest, encodeMultipart, flattenFormFields } from '../../transport';
-import { printJobOutputFields } from '../common.descriptions';
+import { inputBinaryField, printJobOutputFields } from '../common.descriptions';
 import { printJobSettingFields } from './printJobOptions.description';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		placeholder: 'e.g. data',
-		hint: 'The name of the input binary field holding the PDF to print',
-	},
+	inputBinaryField('the PDF to print'),
 	{
 		displayName: 'Confirm',
 		name: 'confirmed',
@@ -86,6 +78,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		multipart: encodeMultipart(flattenFormFields(body)),
 		itemIndex,
 	});
-	const { output, simplify } = getOutputChoice(this, itemIndex);
-	return printJobItems(job, output, simplify, itemIndex);
+	return await printJobItems(this, [job], itemIndex);
 }

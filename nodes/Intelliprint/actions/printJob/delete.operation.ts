@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { printJobItems, type PrintJob } from '../../helpers/output';
-import { getOutputChoice, getPrintJobId } from '../../helpers/parameters';
+import { getPrintJobId } from '../../helpers/parameters';
 import { apiRequest } from '../../transport';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 
@@ -29,6 +29,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (result.deleted === true) {
 		return [{ json: { id: result.id ?? id, object: result.object ?? 'print', deleted: true }, pairedItem: { item: itemIndex } }];
 	}
-	const { output, simplify } = getOutputChoice(this, itemIndex);
-	return printJobItems(result, output, simplify, itemIndex);
+	return await printJobItems(this, [result], itemIndex);
 }

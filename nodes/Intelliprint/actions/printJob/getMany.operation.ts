@@ -3,27 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LETTER_STATUSES } from '../../helpers/letterStatuses';
 import { printJobItems, type PrintJob } from '../../helpers/output';
-import { getOutputChoice } from '../../helpers/parameters';
 import { apiRequestAllItems } from '../../transport';
-import { printJobOutputFields } from '../common.descriptions';
+import { printJobOutputFields, returnAllOrLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -83,6 +67,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const max = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex) as number);
 	const jobs = await apiRequestAllItems<PrintJob>(this, '/prints', qs, { max, itemIndex });
-	const { output, simplify } = getOutputChoice(this, itemIndex);
-	return jobs.flatMap((job) => printJobItems(job, output, simplify, itemIndex));
+	return await printJobItems(this, jobs, itemIndex);
 }

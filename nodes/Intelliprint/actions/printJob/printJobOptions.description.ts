@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { backgroundLocator } from '../common.descriptions';
+
 /**
  * The print job settings shared by Create and Update, grouped as the API's objects. Each inner
  * field shows only where it applies (a phrase only when splitting on a phrase, and so on).
@@ -17,22 +19,8 @@ export const printJobSettingFields: INodeProperties[] = [
 				displayName: 'Background',
 				name: 'values',
 				values: [
-					{
-						displayName: 'First Page Background ID',
-						name: 'firstPage',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. bg_8d2f0a',
-						description: 'Background printed behind the first page of each letter',
-					},
-					{
-						displayName: 'Other Pages Background ID',
-						name: 'otherPages',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. bg_8d2f0a',
-						description: 'Background printed behind every page after the first',
-					},
+					backgroundLocator('firstPage', 'First Page', 'Background printed behind the first page of each letter', false),
+					backgroundLocator('otherPages', 'Other Pages', 'Background printed behind every page after the first', false),
 				],
 			},
 		],

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { printJobItems } from '../../helpers/output';
-import { alphabetical, getOutputChoice, getPrintJobId } from '../../helpers/parameters';
+import { alphabetical, getPrintJobId } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { updatePrintJob } from '../../helpers/updatePrintJob';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
@@ -54,6 +54,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 	const job = await updatePrintJob(this, id, body, itemIndex, 'updated');
-	const { output, simplify } = getOutputChoice(this, itemIndex);
-	return printJobItems(job, output, simplify, itemIndex);
+	return await printJobItems(this, [job], itemIndex);
 }

@@ -1,9 +1,10 @@
 import { LoadOptionsContext } from 'n8n-core';
 import { describe, expect, it } from 'vitest';
 
-import { searchPrintJobs } from '../../../../nodes/Intelliprint/methods/listSearch';
+import { searchBackgrounds, searchPrintJobs } from '../../../../nodes/Intelliprint/methods/listSearch';
 import { useFakeApi } from '../../../helpers/context';
 import { singleNodeWorkflow, testAdditionalData } from '../../../helpers/n8n';
+import { createBackground } from '../../../helpers/printJobs';
 
 const api = useFakeApi();
 
@@ -28,5 +29,15 @@ describe('print job list search', () => {
 
 		const filtered = await searchPrintJobs.call(ctx, testJob.id.slice(0, 12), 'test:0');
 		expect(filtered.results.map((r) => r.value)).toEqual([testJob.id]);
+	});
+
+	it('pages through backgrounds and matches the name', async () => {
+		for (let i = 1; i <= 3; i++) await createBackground(api, `Letterhead ${i}`);
+		const ctx = context();
+		const all = await searchBackgrounds.call(ctx);
+		expect(all.results.map((r) => r.name)).toEqual(['Letterhead 3', 'Letterhead 2', 'Letterhead 1']);
+		expect(all.paginationToken).toBeUndefined();
+		const filtered = await searchBackgrounds.call(ctx, 'head 2');
+		expect(filtered.results.map((r) => r.name)).toEqual(['Letterhead 2']);
 	});
 });

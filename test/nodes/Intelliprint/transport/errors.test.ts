@@ -61,7 +61,7 @@ describe('API errors become messages that say what happened and what to do', () 
 
 	it('the API refusing a real request names the parameter', async () => {
 		const { error } = await api.run({
-			parameters: { resource: 'printJob', operation: 'create', binaryPropertyName: 'data', options: { background: { values: { firstPage: 'bg_missing' } } } },
+			parameters: { resource: 'printJob', operation: 'create', binaryPropertyName: 'data', options: { background: { values: { firstPage: { __rl: true, mode: 'id', value: 'bg_missing' } } } } },
 			items: [{ files: { data: { data: pdf, fileName: 'a.pdf' } } }],
 		});
 		expect(error?.message).toBe('Intelliprint refused the value given for "background.first_page"');

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { useFakeApi } from '../../../../helpers/context';
 import { useBinaryMode } from '../../../../helpers/n8n';
+import { backgroundById, createBackground } from '../../../../helpers/printJobs';
 import { mailMergePdf, recipients, simplePdf, type TestRecipient } from '../../../../helpers/pdfs';
 
 const api = useFakeApi();
@@ -88,6 +89,21 @@ describe('Print Job → Create', () => {
 		expect(items[0].json).toMatchObject({ object: 'print', testmode: true, reference: 'Batch 7', confidential: true, metadata: { batch: '7', customer_id: 'C-1' } });
 		// 3 pages, one letter each, with the 2-page extra document added to each: 3 pages, sheets per "mixed" rule.
 		expect((items[0].json.letters as Array<{ pages: number }>).map((l) => l.pages)).toEqual([3, 3, 3]);
+	});
+
+	it('prints backgrounds chosen from the list or by ID behind the letters', async () => {
+		const letterhead = await createBackground(api, 'Letterhead');
+		const plain = await createBackground(api, 'Plain');
+		const { items, error } = await api.run({
+			parameters: create({
+				simplify: false,
+				options: { background: { values: { firstPage: { __rl: true, mode: 'list', value: letterhead }, otherPages: backgroundById(plain) } } },
+			}),
+			items: [pdfItem(onePage)],
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.background).toEqual({ first_page: letterhead, other_pages: plain });
+		expect(api.apiCalls()[0].body.background).toEqual({ first_page: letterhead, other_pages: plain });
 	});
 
 	it('confirms on create when asked, and simplifies with costs in GBP', async () => {

@@ -30,7 +30,7 @@ describe('Print Job → Get', () => {
 		);
 		// From an expression: the node checks the resolved value.
 		const { error } = await api.run({ parameters: { resource: 'printJob', operation: 'get', printJob: locator('={{ "bg_" + 123 }}') } });
-		expect(error?.message).toBe('"bg_123" is not a print job ID');
+		expect(error?.message).toBe('"bg_123" is not a valid print job ID');
 		expect(api.apiCalls()).toHaveLength(0);
 	});
 

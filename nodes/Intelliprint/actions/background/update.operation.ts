@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { backgroundItems, type Background } from '../../helpers/backgroundOutput';
+import { getBackgroundId } from '../../helpers/parameters';
+import { apiRequest } from '../../transport';
+import { backgroundLocator, backgroundPreviewFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	backgroundLocator('background', 'Background', 'The background to change'),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Company letterhead' },
+			{
+				displayName: 'Team',
+				name: 'team',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. team_4f9a2c',
+				description: 'The team that may use the background',
+			},
+		],
+	},
+	...backgroundPreviewFields,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['background'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = getBackgroundId(this, itemIndex);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	if (Object.keys(fields).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Add Name or Team under "Update Fields".' });
+	}
+	const background = await apiRequest<Background>(this, { method: 'PATCH', path: `/backgrounds/${id}`, json: fields, itemIndex });
+	return await backgroundItems(this, [background], itemIndex);
+}

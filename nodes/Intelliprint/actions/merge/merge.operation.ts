@@ -1,0 +1,102 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { readPdfProperty } from '../../helpers/binary';
+import { apiRequest, downloadFile, encodeMultipart, type FilePart } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Binary Fields',
+		name: 'binaryPropertyNames',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. letter, terms, leaflet',
+		hint: "Comma-separated, in merge order. Leave empty to merge all of the item's binary fields in their order.",
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Download Merged File',
+				name: 'download',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to download the merged PDF into a binary field, ready for Print Job → Create or a storage node',
+			},
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: 'merged.pdf',
+				description: 'The file name of the downloaded merged PDF',
+			},
+			{
+				displayName: 'Merge Across All Items',
+				name: 'combineAllItems',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to merge the files of all input items, in item order, into one PDF instead of one PDF per item',
+			},
+			{
+				displayName: 'Put Output File in Field',
+				name: 'outputBinaryProperty',
+				type: 'string',
+				default: 'data',
+				hint: 'The name of the output binary field for the merged PDF',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['merge'], operation: ['merge'] } }, properties);
+
+async function filesOfItem(ctx: IExecuteFunctions, itemIndex: number): Promise<FilePart[]> {
+	const listed = (ctx.getNodeParameter('binaryPropertyNames', itemIndex, '') as string)
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
+	const names = listed.length ? listed : Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
+	const files: FilePart[] = [];
+	for (const name of names) files.push(await readPdfProperty(ctx, itemIndex, name, 'Input Binary Fields'));
+	return files;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const combine = options.combineAllItems === true;
+	// Across all items, the first item's turn merges everything; the others have nothing left to do.
+	if (combine && itemIndex > 0) return [];
+	const itemIndexes = combine ? this.getInputData().map((_, index) => index) : [itemIndex];
+
+	const files: FilePart[] = [];
+	for (const index of itemIndexes) files.push(...(await filesOfItem(this, index)));
+	if (files.length < 2) {
+		throw new NodeOperationError(this.getNode(), `Merging needs at least two PDFs, but found ${files.length}`, {
+			itemIndex,
+			description: combine
+				? 'Give the input items more PDF binary fields between them.'
+				: 'Name two or more binary fields in "Input Binary Fields", or turn on "Merge Across All Items" to merge the files of several items.',
+		});
+	}
+
+	const merge = await apiRequest<IDataObject>(this, {
+		method: 'POST',
+		path: '/tools/merge',
+		multipart: encodeMultipart(files.map((file) => ['files[]', file])),
+		itemIndex,
+	});
+	const pairedItem = combine ? itemIndexes.map((item) => ({ item })) : { item: itemIndex };
+	const item: INodeExecutionData = { json: merge, pairedItem };
+	if (options.download !== false && typeof merge.download_link === 'string') {
+		const file = await downloadFile(this, merge.download_link, 'the merged PDF', itemIndex);
+		const property = (options.outputBinaryProperty as string) || 'data';
+		item.binary = {
+			[property]: await this.helpers.prepareBinaryData(file.data, (options.fileName as string) || 'merged.pdf', 'application/pdf'),
+		};
+	}
+	return [item];
+}
