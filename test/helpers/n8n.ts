@@ -17,7 +17,10 @@ import type {
 import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
 import { IntelliprintApi } from '../../credentials/IntelliprintApi.credentials';
+import { IntelliprintWebhookApi } from '../../credentials/IntelliprintWebhookApi.credentials';
 import { Intelliprint } from '../../nodes/Intelliprint/Intelliprint.node';
+import { IntelliprintStatusTrigger } from '../../nodes/IntelliprintStatusTrigger/IntelliprintStatusTrigger.node';
+import { IntelliprintTrigger } from '../../nodes/IntelliprintTrigger/IntelliprintTrigger.node';
 import { TestCredentialsHelper } from './credentials';
 
 /** An input item for a test: JSON plus files that become real n8n binary data. */
@@ -50,6 +53,8 @@ class TestSource implements INodeType {
 
 const nodeClasses: Record<string, INodeType> = {
 	'n8n-nodes-intelliprint.intelliprint': new Intelliprint(),
+	'n8n-nodes-intelliprint.intelliprintTrigger': new IntelliprintTrigger(),
+	'n8n-nodes-intelliprint.intelliprintStatusTrigger': new IntelliprintStatusTrigger(),
 	'test.source': new TestSource(),
 };
 
@@ -86,12 +91,19 @@ export interface RunResult {
 	error?: { message: string; description?: string | null; context?: IDataObject; httpCode?: string | null };
 }
 
-/** What n8n hands a running node besides the workflow: credentials, URLs, hooks. */
+/**
+ * What n8n hands a running node besides the workflow: credentials, URLs, hooks. Credentials are the
+ * Intelliprint API credential's data, plus any other credential types' data by type name.
+ */
 export function testAdditionalData(
 	credentials: ICredentialDataDecryptedObject,
 	hooks?: ExecutionLifecycleHooks,
+	otherCredentials: Record<string, ICredentialDataDecryptedObject> = {},
 ): IWorkflowExecuteAdditionalData {
-	const credentialsHelper = new TestCredentialsHelper({ intelliprintApi: new IntelliprintApi() }, { intelliprintApi: credentials });
+	const credentialsHelper = new TestCredentialsHelper(
+		{ intelliprintApi: new IntelliprintApi(), intelliprintWebhookApi: new IntelliprintWebhookApi() },
+		{ intelliprintApi: credentials, ...otherCredentials },
+	);
 	return {
 		hooks, credentialsHelper, executionId: 'exec-1', currentNodeExecutionIndex: 0, variables: {},
 		restApiUrl: 'http://localhost/rest', instanceBaseUrl: 'http://localhost/', webhookBaseUrl: 'http://localhost/webhook',
@@ -102,19 +114,26 @@ export function testAdditionalData(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-/** A workflow holding one node of the given type, for contexts that act on a single node (list searches, triggers). */
-export function singleNodeWorkflow(type: string, parameters: INodeParameters = {}): { workflow: Workflow; node: INode } {
+/**
+ * A workflow holding one node of the given type, for contexts that act on a single node (list
+ * searches, triggers). `staticData` is what n8n would have saved for the workflow between runs.
+ */
+export function singleNodeWorkflow(
+	type: string,
+	parameters: INodeParameters = {},
+	staticData?: IDataObject,
+): { workflow: Workflow; node: INode } {
 	const node: INode = {
 		id: 'n1', name: 'Node', type, typeVersion: 1, position: [0, 0], parameters,
-		credentials: { intelliprintApi: { id: 'cred-1', name: 'Intelliprint account' } },
+		credentials: {
+			intelliprintApi: { id: 'cred-1', name: 'Intelliprint account' },
+			intelliprintWebhookApi: { id: 'cred-2', name: 'Intelliprint webhook' },
+		},
 	};
-	const workflow = new Workflow({ id: 'wf-single', nodes: [node], connections: {}, nodeTypes, active: false, settings: { executionOrder: 'v1' } });
+	const workflow = new Workflow({
+		id: 'wf-single', nodes: [node], connections: {}, nodeTypes, active: true, settings: { executionOrder: 'v1' }, staticData,
+	});
 	return { workflow, node };
-}
-
-/** Registers more node types (e.g. triggers) with the test node registry. */
-export function registerNodeType(type: string, nodeType: INodeType): void {
-	nodeClasses[type] = nodeType;
 }
 
 /** Runs "Test Source → Intelliprint" through n8n-core's WorkflowExecute and returns Intelliprint's output. */

@@ -86,6 +86,11 @@ export function simplifyLetter(letter: Letter, job: PrintJob): IDataObject {
 	};
 }
 
+/** One letter as an item's JSON: simplified, or as the API sent it plus its print job's ID and reference. */
+export function letterJson(letter: Letter, job: PrintJob, simplify: boolean): IDataObject {
+	return simplify ? simplifyLetter(letter, job) : { ...letter, print_id: job.id, print_reference: job.reference };
+}
+
 /**
  * Items for print jobs, shaped as the user asked on the node: each job, or one item per letter
  * (optionally with the letter's PDF downloaded), simplified or as the API sent it.
@@ -101,10 +106,7 @@ export async function printJobItems(ctx: IExecuteFunctions, jobs: PrintJob[], it
 	const items: INodeExecutionData[] = [];
 	for (const job of jobs) {
 		for (const letter of job.letters ?? []) {
-			const item: INodeExecutionData = {
-				json: simplify ? simplifyLetter(letter, job) : { ...letter, print_id: job.id, print_reference: job.reference },
-				pairedItem,
-			};
+			const item: INodeExecutionData = { json: letterJson(letter, job, simplify), pairedItem };
 			if (download && letter.pdf) {
 				const file = await downloadFile(ctx, letter.pdf, `the PDF of letter ${letter.id}`, itemIndex);
 				item.binary = { [property]: await ctx.helpers.prepareBinaryData(file.data, `${letter.id}.pdf`, 'application/pdf') };

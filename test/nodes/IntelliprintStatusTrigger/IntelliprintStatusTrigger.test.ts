@@ -1,0 +1,77 @@
+import { PollContext } from 'n8n-core';
+import type { IDataObject, INodeExecutionData, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+import { IntelliprintStatusTrigger } from '../../../nodes/IntelliprintStatusTrigger/IntelliprintStatusTrigger.node';
+import { useFakeApi } from '../../helpers/context';
+import { singleNodeWorkflow, testAdditionalData } from '../../helpers/n8n';
+import { createFourLetterJob } from '../../helpers/printJobs';
+
+const api = useFakeApi();
+const trigger = new IntelliprintStatusTrigger();
+
+/**
+ * A poller as n8n runs one: each poll builds the workflow afresh from the static data n8n saved
+ * after the previous poll (a JSON round trip, as through the database), so state survives restarts.
+ */
+function poller(parameters: INodeParameters) {
+	let saved: IDataObject = {};
+	return async (mode: WorkflowExecuteMode = 'trigger'): Promise<INodeExecutionData[]> => {
+		const { workflow, node } = singleNodeWorkflow('n8n-nodes-intelliprint.intelliprintStatusTrigger', parameters, JSON.parse(JSON.stringify(saved)));
+		const context = new PollContext(workflow, node, testAdditionalData(api.credentials()), mode, 'activate');
+		const result = await trigger.poll.call(context);
+		if (mode !== 'manual') saved = workflow.staticData as IDataObject;
+		return result?.[0] ?? [];
+	};
+}
+
+let letters: string[];
+beforeEach(async () => {
+	api.fake.prints.jobs.clear();
+	const id = await createFourLetterJob(api, { confirmed: true });
+	letters = api.fake.prints.get(id).letters.map((l) => l.id);
+	api.fake.prints.setLetterStatus(letters[0], 'returned');
+});
+
+describe('Intelliprint Status Trigger (polling)', () => {
+	it('emits each letter once when it newly reaches a watched status, across restarts', async () => {
+		const poll = poller({ statuses: ['returned', 'failed_wrong_address'] });
+		expect(await poll()).toEqual([]); // first activation: the letter already returned is history
+
+		api.fake.prints.setLetterStatus(letters[1], 'printing');
+		api.fake.prints.setLetterStatus(letters[2], 'returned', { returned: { date: 1795300000, reason: 'Gone away', acknowledged: false } });
+		const second = await poll();
+		expect(second.map((i) => i.json.id)).toEqual([letters[2]]);
+		expect(second[0].json).toMatchObject({ status: 'returned', print_id: expect.stringMatching(/^print_/), name: expect.any(String) });
+
+		expect(await poll()).toEqual([]);
+
+		api.fake.prints.setLetterStatus(letters[1], 'failed_wrong_address');
+		api.fake.prints.setLetterStatus(letters[3], 'sent');
+		expect((await poll()).map((i) => i.json.id)).toEqual([letters[1]]);
+		expect(await poll()).toEqual([]);
+
+		// Asked with the status filter on the API side, all pages.
+		expect(api.apiCalls().at(-1)?.query).toMatchObject({ 'letters.status': 'returned,failed_wrong_address', testmode: 'false', limit: '1000' });
+	});
+
+	it('can emit the letters already in the statuses on the first poll', async () => {
+		const poll = poller({ statuses: ['returned'], emitExisting: true });
+		expect((await poll()).map((i) => i.json.id)).toEqual([letters[0]]);
+		expect(await poll()).toEqual([]);
+	});
+
+	it('gives a sample in manual mode without touching the poll state', async () => {
+		const poll = poller({ statuses: ['returned'] });
+		expect((await poll('manual')).map((i) => i.json.id)).toEqual([letters[0]]);
+		expect(await poll()).toEqual([]);
+		api.fake.prints.setLetterStatus(letters[1], 'returned');
+		expect((await poll()).map((i) => i.json.id)).toEqual([letters[1]]);
+	});
+
+	it('watches test jobs when asked', async () => {
+		const poll = poller({ statuses: ['returned'], testmode: true, emitExisting: true });
+		expect(await poll()).toEqual([]);
+		expect(api.apiCalls().at(-1)?.query).toMatchObject({ testmode: 'true' });
+	});
+});
