@@ -61,6 +61,10 @@ export class FakeIntelliprint {
 	readonly merges: MergeStore;
 	rateLimit: FakeOptions['rateLimit'];
 	rateLimited = 0;
+	/** Bodies POSTed to the file host's /notify: stands in for a chat or email service in examples. */
+	readonly notifications: unknown[] = [];
+	/** Files published on the file host under /demo (the sandbox's sample PDFs). */
+	readonly published = new Map<string, { type: string; data: Buffer }>();
 	url = '';
 	fileUrl = '';
 	private readonly sentAt = new Map<string, number[]>();
@@ -80,14 +84,14 @@ export class FakeIntelliprint {
 		this.prints = new PrintStore((id) => signed(`/letters/${id}.pdf`), (id) => this.backgrounds.backgrounds.has(id));
 	}
 
-	async start(port = 0, host = '127.0.0.1'): Promise<this> {
+	async start(port = 0, host = '127.0.0.1', filesPort = 0): Promise<this> {
 		const listen = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>, onPort: number) =>
 			new Promise<Server>((resolve) => {
 				const app = connect().use((req, res) => void handler(req, res));
 				const server: Server = app.listen(onPort, host, () => resolve(server));
 			});
 		this.api = await listen((req, res) => this.handle(req, res), port);
-		this.files = await listen((req, res) => this.serveFile(req, res), 0);
+		this.files = await listen((req, res) => this.serveFile(req, res), filesPort);
 		this.url = `http://${host}:${(this.api.address() as { port: number }).port}/v1`;
 		this.fileUrl = this.filesOnApiHost
 			? `${this.url.replace(/\/v1$/, '')}/files`
@@ -101,6 +105,12 @@ export class FakeIntelliprint {
 			server.closeAllConnections();
 			await new Promise((resolve) => server.close(resolve));
 		}
+	}
+
+	/** Serves a file at `${fileUrl}/demo/<name>`, and returns that URL. */
+	publish(name: string, data: Buffer, type = 'application/pdf'): string {
+		this.published.set(`/demo/${name}`, { type, data });
+		return `${this.fileUrl}/demo/${name}`;
 	}
 
 	/** Forgets recorded requests and the rate-limit history (jobs are kept). */
@@ -228,6 +238,13 @@ export class FakeIntelliprint {
 			res.writeHead(200, { 'content-type': type, 'content-length': data.length });
 			res.end(data);
 		};
+		if (req.method === 'POST' && url.pathname === '/notify') {
+			const body = await readRaw(req, 1024 * 1024);
+			this.notifications.push(JSON.parse(body.toString('utf8') || '{}'));
+			return reply('application/json', Buffer.from('{"ok":true}'));
+		}
+		const demo = this.published.get(url.pathname);
+		if (demo) return reply(demo.type, demo.data);
 		const merge = /^\/merges\/(merge_[a-f0-9]+)\.pdf$/.exec(url.pathname);
 		if (merge && this.merges.merged.has(merge[1])) return reply('application/pdf', this.merges.merged.get(merge[1])!);
 		const preview = /^\/backgrounds\/(bg_[a-f0-9]+)\.png$/.exec(url.pathname);

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { SANDBOX, startSandbox } from '../fake-api/sandbox';
+import type { FakeIntelliprint } from '../fake-api/server';
+import { N8nInstance, ROOT, type ExecutionResult } from './n8n';
+
+const credentials = [
+	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl, rateLimitRequests: 100, rateLimitWindowSeconds: 60 } },
+	{ id: 'ipWrongKeyCred01', name: 'Intelliprint wrong key', type: 'intelliprintApi', data: { apiKey: 'wrong_key', baseUrl: SANDBOX.apiUrl } },
+];
+const workflows = ['lifecycle', 'background', 'wrong-key', 'bad-parameter', 'continue-on-fail'].map((name) => `${ROOT}/test/e2e/workflows/${name}.json`);
+const examples = ['scheduled-mail-run', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`);
+
+let fake: FakeIntelliprint;
+let n8n: N8nInstance;
+beforeAll(async () => {
+	fake = await startSandbox();
+	n8n = await N8nInstance.create('action-node', { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' });
+	await n8n.importCredentials(credentials);
+	await n8n.importWorkflows([...workflows, ...examples]);
+});
+afterAll(async () => fake?.stop());
+
+const node = (result: ExecutionResult | undefined, name: string) => N8nInstance.node(result, name);
+
+describe('the packed package inside real n8n (n8n execute)', () => {
+	it('creates a job from a 100-letter PDF split on "Dear" without the EMAIL ONLY letters, confirms, lists and cancels it', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipE2eLifecycle01');
+		expect(exitCode, output).toBe(0);
+		const [created] = node(result, 'Create').items;
+		expect(created.json).toMatchObject({ reference: 'E2E statements', testmode: true, confirmed: false, letter_count: 90 });
+		expect(node(result, 'Confirm').items[0].json).toMatchObject({ id: created.json.id, confirmed: true, letter_statuses: { waiting_to_print: 90 } });
+		expect(node(result, 'List').items.map((i) => i.json.id)).toEqual([created.json.id]);
+		const cancelled = node(result, 'Cancel').items;
+		expect(cancelled).toHaveLength(90);
+		expect(new Set(cancelled.map((i) => i.json.status))).toEqual(new Set(['cancelled']));
+		expect(fake.prints.get(String(created.json.id)).letters.every((l) => l.status === 'cancelled')).toBe(true);
+	});
+
+	it('uploads a background with its preview (files on disk) and prints a letter with it', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipE2eBackground1');
+		expect(exitCode, output).toBe(0);
+		const [background] = node(result, 'Create background').items;
+		expect(background.json).toMatchObject({ object: 'background', name: 'E2E letterhead' });
+		expect(background.binary?.preview).toMatchObject({ mimeType: 'image/png' });
+		expect(node(result, 'Create with background').items[0].json.background).toEqual({ first_page: background.json.id, other_pages: null });
+	});
+
+	it('runs the "merge then send" example: three PDFs merged into one letter', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipExampleMerge01');
+		expect(exitCode, output).toBe(0);
+		const [merged] = node(result, 'Merge into one PDF').items;
+		expect(merged.binary?.data).toMatchObject({ fileName: 'welcome-pack.pdf', mimeType: 'application/pdf' });
+		const letters = node(result, 'Send as one letter').items;
+		expect(letters).toHaveLength(1);
+		expect(letters[0].json).toMatchObject({ pages: 4, sheets: 2, name: 'Customer 001' });
+	});
+
+	it('runs the "scheduled mail run" example: 90 letters and their cost summarised', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipExampleMailRun');
+		expect(exitCode, output).toBe(0);
+		const [summary] = node(result, 'Summary of letters and cost').items;
+		expect(summary.json.count_id).toBe(90);
+		expect(Number(summary.json.sum_cost_after_tax_gbp)).toBeGreaterThan(90);
+	});
+
+	it('fails with the message for a wrong API key', async () => {
+		const { result, exitCode } = await n8n.execute('ipE2eWrongKey001');
+		expect(exitCode).toBe(1);
+		expect(node(result, 'List').error?.message).toBe('Intelliprint refused the API key');
+		expect(result?.data.resultData.error?.message).toBe('Intelliprint refused the API key');
+	});
+
+	it('fails with the message for a parameter the API refuses', async () => {
+		const { result, exitCode } = await n8n.execute('ipE2eBadParam001');
+		expect(exitCode).toBe(1);
+		expect(node(result, 'Create').error?.message).toBe('Intelliprint refused the value given for "background.first_page"');
+		expect(node(result, 'Create').error?.description).toContain('No such background: bg_doesnotexist1.');
+	});
+
+	it('turns failed items into error items with Continue On Fail', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipE2eContinue001');
+		expect(exitCode, output).toBe(0);
+		expect(node(result, 'Get').items.map((i) => i.json.error)).toEqual([
+			'Intelliprint has nothing with that ID',
+			'"not-a-print-id" is not a valid print job ID',
+		]);
+	});
+});

