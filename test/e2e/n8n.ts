@@ -1,4 +1,4 @@
-import { execa, type ResultPromise } from 'execa';
+import execa, { type ExecaChildProcess } from 'execa';
 import fs from 'fs-extra';
 import { sleep } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
@@ -61,22 +61,30 @@ export async function packPackage(): Promise<string> {
  */
 export class N8nInstance {
 	readonly userFolder: string;
-	private server?: ResultPromise;
+	private server?: ExecaChildProcess;
 	/** Each instance encrypts its credentials with its own throwaway key. */
-	private readonly instanceKey = randomBytes(24).toString('hex');
+	private instanceKey = randomBytes(24).toString('hex');
 	port = 0;
 
 	private constructor(
 		readonly name: string,
 		private readonly extraEnv: Record<string, string>,
+		folder?: string,
 	) {
-		this.userFolder = `${E2E}/runs/${name}-${Date.now()}`;
+		this.userFolder = folder ?? `${E2E}/runs/${name}-${Date.now()}`;
 	}
 
-	static async create(name: string, env: Record<string, string> = {}): Promise<N8nInstance> {
-		const instance = new N8nInstance(name, env);
+	/**
+	 * A fresh instance under .e2e/runs, or one kept in `folder` across starts (the package is
+	 * reinstalled from the current build every time).
+	 */
+	static async create(name: string, env: Record<string, string> = {}, folder?: string): Promise<N8nInstance> {
+		const instance = new N8nInstance(name, env, folder);
+		const stored = `${instance.userFolder}/.n8n/encryption-key`;
+		if (await fs.pathExists(stored)) instance.instanceKey = (await fs.readFile(stored, 'utf8')).trim();
+		else await fs.outputFile(stored, instance.instanceKey);
 		const target = `${instance.userFolder}/.n8n/nodes/node_modules/n8n-nodes-intelliprint`;
-		await fs.ensureDir(target);
+		await fs.emptyDir(target);
 		await execa('tar', ['-xzf', await packPackage(), '-C', target, '--strip-components=1']);
 		await fs.writeJson(`${instance.userFolder}/.n8n/nodes/package.json`, { name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-intelliprint': `file:${await packPackage()}` } });
 		return instance;
@@ -152,10 +160,13 @@ export class N8nInstance {
 		if (result.exitCode !== 0) throw new Error(`publish:workflow failed:\n${result.all}`);
 	}
 
-	/** Starts `n8n start` and waits until it is ready. */
-	async start(port: number, extraEnv: Record<string, string> = {}): Promise<void> {
+	/** Starts `n8n start` and waits until it is ready; `showOutput` passes n8n's own output through. */
+	async start(port: number, extraEnv: Record<string, string> = {}, showOutput = false): Promise<void> {
 		this.port = port;
-		this.server = execa(NODE, [N8N, 'start'], { env: this.env({ N8N_PORT: String(port), ...extraEnv }), extendEnv: false, reject: false, all: true });
+		this.server = execa(NODE, [N8N, 'start'], {
+			env: this.env({ N8N_PORT: String(port), ...extraEnv }), extendEnv: false, reject: false,
+			...(showOutput ? { stdio: 'inherit' as const } : { all: true }),
+		});
 		const deadline = Date.now() + 90_000;
 		while (Date.now() < deadline) {
 			try {

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// `npm run dev`: real n8n with this package loaded, the sandbox API, a ready credential and the
+// example workflows. Ctrl-C stops everything it started.
+//
+// A command-line tool, so JavaScript: it prints and handles signals, which n8n's node rules
+// (applied to every TypeScript file here) rightly forbid in node code. Run through tsx, so it can
+// use the TypeScript sandbox and n8n runner the tests use.
+import execa from 'execa';
+
+import sandboxModule from '../test/fake-api/sandbox.ts';
+import runnerModule from '../test/e2e/n8n.ts';
+
+// The package is CommonJS, so tsx loads these TypeScript modules as CommonJS: take their exports whole.
+const { SANDBOX, startSandbox } = sandboxModule;
+const { installN8n, N8nInstance, ROOT } = runnerModule;
+
+const N8N_PORT = Number(process.env.N8N_PORT || 5678);
+const realKey = process.env.INTELLIPRINT_API_KEY;
+const say = (text) => process.stdout.write(`${text}\n`);
+
+say('Building the package...');
+await execa('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+await installN8n();
+
+// The sandbox always runs: the example workflows download their sample PDFs from its file host.
+const sandbox = await startSandbox();
+const n8n = await N8nInstance.create('dev', {}, `${ROOT}/.e2e/dev`);
+
+const apiCredential = realKey
+	? { apiKey: realKey, baseUrl: process.env.INTELLIPRINT_BASE_URL || 'https://api.intelliprint.net/v1' }
+	: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl };
+await n8n.importCredentials([
+	{ id: 'ipSandboxCred001', name: realKey ? 'Intelliprint (your account)' : 'Intelliprint sandbox', type: 'intelliprintApi', data: apiCredential },
+	{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: `whsec_${Buffer.from('sandbox-webhook-signing-secret-32').toString('base64')}` } },
+]);
+await n8n.importWorkflows(['scheduled-mail-run', 'failure-alert', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`));
+
+let stopping = false;
+async function stop(code = 0) {
+	if (stopping) return;
+	stopping = true;
+	say('\nStopping n8n and the sandbox...');
+	await n8n.stop();
+	await sandbox.stop();
+	process.exit(code);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+say(`Starting n8n on port ${N8N_PORT} (about 10 seconds)...`);
+await n8n.start(N8N_PORT, {}, false);
+say('');
+say(`  n8n:        http://localhost:${N8N_PORT}   (first visit: create the local owner account)`);
+say(realKey
+	? `  API:        your Intelliprint account (${apiCredential.baseUrl}); the examples use Test Mode`
+	: `  Sandbox:    ${SANDBOX.apiUrl} (a fake Intelliprint API; API key ${SANDBOX.apiKey})`);
+say(`  Demo PDFs:  ${SANDBOX.filesUrl}/demo/mail-merge-100.pdf and others`);
+say('  Workflows:  "Intelliprint example: ..." (scheduled mail run, failure alert, merge then send)');
+say('  Credential: "Intelliprint sandbox" is ready to use.');
+say('');
+say('Press Ctrl-C to stop.');
