@@ -114,7 +114,12 @@ export class N8nInstance {
 
 	/** Runs an n8n CLI command to its end. */
 	async cli(args: string[], extraEnv: Record<string, string> = {}) {
-		return await execa(NODE, [N8N, ...args], { env: this.env(extraEnv), extendEnv: false, reject: false, all: true });
+		return await this.cliProcess(args, extraEnv);
+	}
+
+	/** Starts an n8n CLI command and hands back the running process (for measuring it). */
+	cliProcess(args: string[], extraEnv: Record<string, string> = {}): ExecaChildProcess {
+		return execa(NODE, [N8N, ...args], { env: this.env(extraEnv), extendEnv: false, reject: false, all: true });
 	}
 
 	async importCredentials(credentials: Credential[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { randomBytes } from 'node:crypto';
 
 const MM = 72 / 25.4;
 const A4 = { width: 595.28, height: 841.89 };
@@ -61,4 +62,15 @@ export async function simplePdf(pages = 1, label = 'Page'): Promise<Buffer> {
 		document.addPage([A4.width, A4.height]).drawText(`${label} ${page}`, { x: 72, y: 700, size: 14, font });
 	}
 	return Buffer.from(await document.save());
+}
+
+/** A one-letter PDF padded to about `bytes` with an embedded attachment: big, but quick to parse. */
+export async function largePdf(bytes: number): Promise<Buffer> {
+	const document = await PDFDocument.create();
+	const font = await document.embedFont(StandardFonts.Helvetica);
+	const page = document.addPage([A4.width, A4.height]);
+	page.drawText('Customer 001', { x: 25 * MM, y: A4.height - 50 * MM, size: 11, font });
+	page.drawText('Dear Customer 001,', { x: 25 * MM, y: A4.height - 110 * MM, size: 11, font });
+	await document.attach(randomBytes(bytes), 'statement-data.bin', { mimeType: 'application/octet-stream' });
+	return Buffer.from(await document.save({ useObjectStreams: false }));
 }

@@ -1,9 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FilePart } from '../transport';
+import type { BinaryStream, FilePart } from '../transport';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
+/** Above this size a file n8n keeps outside memory is streamed rather than read into memory. */
+const STREAM_ABOVE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads one binary property of an input item as a PDF file part. Goes through n8n's binary helpers,
@@ -14,6 +16,7 @@ export async function readPdfProperty(
 	itemIndex: number,
 	propertyName: string,
 	fieldLabel = 'Input Binary Field',
+	fileNameOverride?: string,
 ): Promise<FilePart> {
 	const name = propertyName.trim();
 	const item = ctx.getInputData()[itemIndex];
@@ -27,14 +30,36 @@ export async function readPdfProperty(
 		});
 	}
 	const binary = ctx.helpers.assertBinaryData(itemIndex, name);
-	const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
-	// PDF readers accept the header anywhere in the first 1 KiB.
-	if (data.subarray(0, 1024).indexOf(PDF_MAGIC) === -1) {
-		throw new NodeOperationError(ctx.getNode(), `The file in "${name}" is not a PDF`, {
+	const fileName = fileNameOverride || binary.fileName || `${name}.pdf`;
+	const notPdf = () =>
+		new NodeOperationError(ctx.getNode(), `The file in "${name}" is not a PDF`, {
 			itemIndex,
 			description: `"${binary.fileName ?? name}" (${binary.mimeType || 'unknown type'}) does not start like a PDF. Intelliprint prints PDFs only: convert the document to PDF first.`,
 		});
+
+	// Large files n8n keeps on disk or in S3 are streamed to the API instead of being loaded whole.
+	if (binary.id) {
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
+		if (fileSize > STREAM_ABOVE_BYTES) {
+			const id = binary.id;
+			if (!startsLikePdf(await firstBytes(await ctx.helpers.getBinaryStream(id, 1024)))) throw notPdf();
+			return { fileName, mimeType: 'application/pdf', stream: { size: fileSize, open: async () => await ctx.helpers.getBinaryStream(id) } };
+		}
 	}
-	const fileName = binary.fileName || `${name}.pdf`;
+	const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
+	if (!startsLikePdf(data)) throw notPdf();
 	return { data, fileName, mimeType: 'application/pdf' };
+}
+
+/** PDF readers accept the header anywhere in the first 1 KiB. */
+function startsLikePdf(data: Buffer): boolean {
+	return data.subarray(0, 1024).indexOf(PDF_MAGIC) !== -1;
+}
+
+async function firstBytes(stream: BinaryStream): Promise<Buffer> {
+	for await (const chunk of stream) {
+		stream.destroy();
+		return chunk as Buffer;
+	}
+	return Buffer.alloc(0);
 }

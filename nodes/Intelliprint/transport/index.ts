@@ -3,7 +3,7 @@ export type { ApiRequest, IntelliprintContext } from './request';
 export { apiRequestAllItems, MAX_PAGE_SIZE } from './pagination';
 export type { ListPage } from './pagination';
 export { encodeMultipart, flattenFormFields } from './multipart';
-export type { FilePart, FormObject, FormValue, MultipartBody } from './multipart';
+export type { BinaryStream, FilePart, FormObject, FormValue, MultipartBody } from './multipart';
 export { downloadFile } from './download';
 export type { DownloadedFile } from './download';
 export { connectionSettings } from './request';

@@ -1,10 +1,16 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
-/** A file part: the bytes and the name/type the API should see. */
+/** The stream type n8n's binary helpers return (node code may not import node:stream itself). */
+export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
+
+/** A file part: its bytes in memory, or a stream of a file n8n keeps on disk or in S3. */
 export interface FilePart {
-	data: Buffer;
 	fileName: string;
 	mimeType: string;
+	data?: Buffer;
+	/** Opened anew for every attempt, so a retried request sends the whole file again. */
+	stream?: { size: number; open: () => Promise<BinaryStream> };
 }
 
 export type FormValue = string | number | boolean | FilePart | null | undefined | FormObject | FormValue[];
@@ -12,17 +18,19 @@ export interface FormObject {
 	[key: string]: FormValue;
 }
 
+/** A ready multipart body: its length is exact, and `open()` gives the bytes for one attempt. */
 export interface MultipartBody {
-	body: Buffer;
 	contentType: string;
+	length: number;
+	open: () => Promise<Buffer | BinaryStream>;
 }
 
 export function isFilePart(value: unknown): value is FilePart {
 	return (
 		typeof value === 'object' &&
 		value !== null &&
-		Buffer.isBuffer((value as FilePart).data) &&
-		typeof (value as FilePart).fileName === 'string'
+		typeof (value as FilePart).fileName === 'string' &&
+		(Buffer.isBuffer((value as FilePart).data) || typeof (value as FilePart).stream?.open === 'function')
 	);
 }
 
@@ -63,21 +71,49 @@ function quoted(value: string): string {
 }
 
 /**
- * Builds a multipart/form-data body by hand: n8n forbids runtime dependencies such as form-data.
- * File bytes are copied exactly once, into the final body, which is then reused by any retry.
+ * Builds a multipart/form-data body by hand (n8n forbids runtime dependencies such as form-data).
+ * Files in memory are copied once into the body, which every retry reuses. Files n8n streams are
+ * never loaded whole: the body is then a stream of the parts, opened again for each attempt.
  */
 export function encodeMultipart(fields: Array<[string, string | FilePart]>): MultipartBody {
 	const boundary = `----n8nIntelliprint${randomBytes(12).toString('hex')}`;
-	const chunks: Buffer[] = [];
+	const segments: Array<Buffer | FilePart> = [];
 	for (const [name, value] of fields) {
 		let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"`;
 		if (isFilePart(value)) {
 			head += `; filename="${quoted(value.fileName)}"\r\nContent-Type: ${value.mimeType}\r\n\r\n`;
-			chunks.push(Buffer.from(head, 'utf8'), value.data, Buffer.from('\r\n'));
+			segments.push(Buffer.from(head, 'utf8'), value.data ?? value, Buffer.from('\r\n'));
 		} else {
-			chunks.push(Buffer.from(`${head}\r\n\r\n${value}\r\n`, 'utf8'));
+			segments.push(Buffer.from(`${head}\r\n\r\n${value}\r\n`, 'utf8'));
 		}
 	}
-	chunks.push(Buffer.from(`--${boundary}--\r\n`));
-	return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+	segments.push(Buffer.from(`--${boundary}--\r\n`));
+	const contentType = `multipart/form-data; boundary=${boundary}`;
+
+	const streamed = segments.filter((segment): segment is FilePart => !Buffer.isBuffer(segment));
+	if (streamed.length === 0) {
+		const body = Buffer.concat(segments as Buffer[]);
+		return { contentType, length: body.length, open: async () => body };
+	}
+	const length = segments.reduce((sum, s) => sum + (Buffer.isBuffer(s) ? s.length : s.stream!.size), 0);
+	return {
+		contentType,
+		length,
+		open: async () => {
+			const first = await streamed[0].stream!.open();
+			// Readable.from, reached through the stream n8n handed us: every Node stream class has it.
+			const from = (first.constructor as unknown as { from: (source: AsyncIterable<Buffer>) => BinaryStream }).from;
+			async function* parts(): AsyncGenerator<Buffer> {
+				for (const segment of segments) {
+					if (Buffer.isBuffer(segment)) {
+						yield segment;
+						continue;
+					}
+					const stream = segment === streamed[0] ? first : await segment.stream!.open();
+					for await (const chunk of stream) yield chunk as Buffer;
+				}
+			}
+			return from(parts());
+		},
+	};
 }

@@ -118,8 +118,7 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 		headers: {},
 	};
 	if (request.multipart) {
-		options.body = request.multipart.body;
-		options.headers = { 'Content-Type': request.multipart.contentType };
+		options.headers = { 'Content-Type': request.multipart.contentType, 'Content-Length': String(request.multipart.length) };
 	} else if (request.json) {
 		options.body = request.json;
 		options.headers = { 'Content-Type': 'application/json' };
@@ -128,13 +127,15 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 	let rateLimitRetries = 0;
 	let serverRetries = 0;
 	for (;;) {
+		// A streamed body is used up by an attempt: every attempt opens its own.
+		const body = request.multipart ? await request.multipart.open() : options.body;
 		const answered = await waitForSlot(limitKey, limit);
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
 				CREDENTIAL_TYPE,
-				{ ...options, headers: { ...options.headers } },
+				{ ...options, body, headers: { ...options.headers } },
 			)) as IN8nHttpFullResponse;
 			answered();
 		} catch (error) {

@@ -63,20 +63,20 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const file = await readPdfProperty(this, itemIndex, propertyName);
-	if (options.fileName) file.fileName = String(options.fileName);
-
 	const settings = await buildPrintJobBody(this, itemIndex, {
 		...options,
 		confirmed: this.getNodeParameter('confirmed', itemIndex, false) as boolean,
 	});
-	const body = { file, testmode: this.getNodeParameter('testmode', itemIndex, false) as boolean, ...settings };
-
-	const job = await apiRequest<PrintJob>(this, {
-		method: 'POST',
-		path: '/prints',
-		multipart: encodeMultipart(flattenFormFields(body)),
-		itemIndex,
-	});
+	const fileName = options.fileName ? String(options.fileName) : undefined;
+	// The PDF is read straight into the multipart body and not kept: a large file is then held
+	// once while it is sent, not twice.
+	const multipart = encodeMultipart(
+		flattenFormFields({
+			file: await readPdfProperty(this, itemIndex, propertyName, undefined, fileName),
+			testmode: this.getNodeParameter('testmode', itemIndex, false) as boolean,
+			...settings,
+		}),
+	);
+	const job = await apiRequest<PrintJob>(this, { method: 'POST', path: '/prints', multipart, itemIndex });
 	return await printJobItems(this, [job], itemIndex);
 }

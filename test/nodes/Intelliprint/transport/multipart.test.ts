@@ -22,8 +22,10 @@ describe('multipart encoding', () => {
 
 	it('produces a body a standard multipart parser reads back exactly', async () => {
 		const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from([0, 255, 13, 10, 45, 45]), Buffer.from('binary')]);
-		const { body, contentType } = encodeMultipart(flattenFormFields({ file: { data: pdf, fileName: 'x.pdf', mimeType: 'application/pdf' }, metadata: { batch: 'ünïcode "quoted"' } }));
-		const parsed = await parseBody(body, contentType);
+		const multipart = encodeMultipart(flattenFormFields({ file: { data: pdf, fileName: 'x.pdf', mimeType: 'application/pdf' }, metadata: { batch: 'ünïcode "quoted"' } }));
+		const body = (await multipart.open()) as Buffer;
+		expect(body.length).toBe(multipart.length);
+		const parsed = await parseBody(body, multipart.contentType);
 		expect((parsed.file as { data: Buffer }).data.equals(pdf)).toBe(true);
 		expect(parsed.metadata).toEqual({ batch: 'ünïcode "quoted"' });
 	});

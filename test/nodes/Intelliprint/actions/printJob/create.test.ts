@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeApi } from '../../../../helpers/context';
 import { useBinaryMode } from '../../../../helpers/n8n';
 import { backgroundById, createBackground } from '../../../../helpers/printJobs';
-import { mailMergePdf, recipients, simplePdf, type TestRecipient } from '../../../../helpers/pdfs';
+import { largePdf, mailMergePdf, recipients, simplePdf, type TestRecipient } from '../../../../helpers/pdfs';
 
 const api = useFakeApi();
 const create = (extra: Record<string, unknown> = {}) => ({ resource: 'printJob', operation: 'create', binaryPropertyName: 'data', ...extra });
@@ -127,6 +127,36 @@ describe('Print Job → Create', () => {
 			expect(input.id).toMatch(/^filesystem/);
 			expect(input.data).not.toMatch(/^JVBER/);
 			expect(items[0].json.name).toBe(people[0].name);
+		} finally {
+			await useBinaryMode('default');
+		}
+	});
+
+	it('streams a large PDF from disk to the API, whole on every attempt, instead of loading it', async () => {
+		const big = await largePdf(6 * 1024 * 1024);
+		await useBinaryMode('filesystem');
+		try {
+			// The first attempt is refused with 429: the retry must send the whole file again.
+			api.fake.faults.push({ method: 'POST', status: 429, headers: { 'retry-after': '0' }, times: 1 });
+			const { items, error } = await api.run({ parameters: create({ output: 'letters' }), items: [pdfItem(big, 'big.pdf')] });
+			expect(error).toBeUndefined();
+			expect(items[0].json.name).toBe('Customer 001');
+			const [refused, accepted] = api.apiCalls();
+			expect(refused.status).toBe(429);
+			expect(accepted.headers['content-length']).toBe(String(Number(accepted.headers['content-length'])));
+			expect(accepted.body.file).toEqual({ fileName: 'big.pdf', contentType: 'application/pdf', size: big.length });
+			expect(accepted.headers['transfer-encoding']).toBeUndefined();
+		} finally {
+			await useBinaryMode('default');
+		}
+	});
+
+	it('refuses a large file on disk that is not a PDF without reading it whole', async () => {
+		await useBinaryMode('filesystem');
+		try {
+			const { error } = await api.run({ parameters: create(), items: [{ files: { data: { data: Buffer.alloc(5 * 1024 * 1024, 0x41), fileName: 'a.txt', mimeType: 'text/plain' } } }] });
+			expect(error?.message).toBe('The file in "data" is not a PDF');
+			expect(api.apiCalls()).toHaveLength(0);
 		} finally {
 			await useBinaryMode('default');
 		}

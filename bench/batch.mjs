@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// `npm run bench`: the batch benchmark. In one session, against the sandbox API with the real limit's
+// shape (100 requests per window; the window shortened from 60 s for speed), it runs through real
+// n8n (a) this node and (b) n8n's HTTP Request node as users configure it, and prints for each: wall
+// time, ratio to the physical limit, 429s seen, items failed, duplicates created, peak memory of the
+// n8n process. Then the same for one print job from a 100 MB PDF.
+//
+// JavaScript, run through tsx, for the reasons given in scripts/dev.mjs.
+import fs from 'fs-extra';
+
+import sandboxModule from '../test/fake-api/sandbox.ts';
+import runnerModule from '../test/e2e/n8n.ts';
+import { bigPdf, measuredRun } from './measure.mjs';
+
+const { SANDBOX, startSandbox } = sandboxModule;
+const { installN8n, N8nInstance } = runnerModule;
+
+const N = Number(process.env.BENCH_ITEMS || 300);
+const LIMIT = { requests: 100, windowMs: Number(process.env.BENCH_WINDOW_MS || 10_000) };
+const say = (text) => process.stdout.write(`${text}\n`);
+
+const node = (name, type, typeVersion, position, parameters, extra = {}) => ({ id: name, name, type, typeVersion, position, parameters, ...extra });
+const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+const apiCred = { intelliprintApi: { id: 'ipBenchCredApi01', name: 'Sandbox' } };
+const headerCred = { httpHeaderAuth: { id: 'ipBenchCredHdr01', name: 'Sandbox bearer header' } };
+
+/** N items, each with the sample PDF as binary `data`, then the step that creates the print jobs. */
+function workflow(id, pdfName, count, createNode) {
+	const nodes = [
+		node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
+		node('Numbers', 'n8n-nodes-base.set', 3.4, [200, 0], { mode: 'raw', jsonOutput: JSON.stringify({ n: Array.from({ length: count }, (_, i) => i + 1) }), options: {} }),
+		node('One item each', 'n8n-nodes-base.splitOut', 1, [400, 0], { fieldToSplitOut: 'n', options: {} }),
+		node('Download PDF', 'n8n-nodes-base.httpRequest', 4.2, [600, 0], { url: `${SANDBOX.filesUrl}/demo/${pdfName}`, options: { response: { response: { responseFormat: 'file' } } } }),
+		createNode,
+	];
+	return { id, name: id, nodes, connections: chain(...nodes.map((n) => n.name)), settings: { executionOrder: 'v1' }, active: false, pinData: {} };
+}
+
+const intelliprintCreate = node('Create', 'n8n-nodes-intelliprint.intelliprint', 1, [800, 0], {
+	resource: 'printJob', operation: 'create', binaryPropertyName: 'data', testmode: true, output: 'printJob', simplify: true,
+	options: { reference: "={{ 'bench-' + $json.n }}" },
+}, { credentials: apiCred, onError: 'continueRegularOutput' });
+
+/** The HTTP Request node as a user sets it up for Intelliprint: multipart, bearer header, retries, optional batching. */
+function httpCreate(batching) {
+	const options = batching ? { batching: { batch: { batchSize: batching.size, batchInterval: batching.intervalMs } } } : {};
+	return node('Create', 'n8n-nodes-base.httpRequest', 4.2, [800, 0], {
+		method: 'POST', url: `${SANDBOX.apiUrl}/prints`, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth',
+		sendBody: true, contentType: 'multipart-form-data',
+		bodyParameters: { parameters: [
+			{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' },
+			{ name: 'testmode', value: 'true' },
+			{ name: 'reference', value: "={{ 'bench-' + $json.n }}" },
+		] },
+		options,
+	}, { credentials: headerCred, retryOnFail: true, maxTries: 3, waitBetweenTries: 1000, onError: 'continueRegularOutput' });
+}
+
+await installN8n();
+const sandbox = await startSandbox(LIMIT);
+const n8n = await N8nInstance.create('bench');
+await n8n.importCredentials([
+	{ id: 'ipBenchCredApi01', name: 'Sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl, rateLimitRequests: LIMIT.requests, rateLimitWindowSeconds: LIMIT.windowMs / 1000 } },
+	{ id: 'ipBenchCredHdr01', name: 'Sandbox bearer header', type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${SANDBOX.apiKey}` } },
+]);
+sandbox.publish('big-100mb.pdf', await bigPdf(100_000_000));
+const perWindow = { size: 10, intervalMs: LIMIT.windowMs / 10 };
+const runs = [
+	['this node', workflow('ipBenchNode00001', 'cover-letter.pdf', N, intelliprintCreate)],
+	['HTTP Request, retries', workflow('ipBenchHttp00001', 'cover-letter.pdf', N, httpCreate(undefined))],
+	[`HTTP Request, retries + batching ${perWindow.size} per ${perWindow.intervalMs} ms`, workflow('ipBenchHttp00002', 'cover-letter.pdf', N, httpCreate(perWindow))],
+	['this node, one 100 MB PDF', workflow('ipBenchBigNode01', 'big-100mb.pdf', 1, intelliprintCreate)],
+	['HTTP Request, one 100 MB PDF', workflow('ipBenchBigHttp01', 'big-100mb.pdf', 1, httpCreate(undefined))],
+];
+const folder = `${n8n.userFolder}/bench-workflows`;
+await fs.ensureDir(folder);
+await n8n.importWorkflows(await Promise.all(runs.map(async ([, wf]) => {
+	const file = `${folder}/${wf.id}.json`;
+	await fs.writeJson(file, wf);
+	return file;
+})));
+
+const rows = [];
+for (const [label, wf] of runs) {
+	sandbox.resetRecording();
+	sandbox.prints.jobs.clear();
+	// Let the previous run's requests leave the window, so every run starts from the same place.
+	await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs + 500));
+	say(`running: ${label}...`);
+	const items = wf.nodes[2].parameters.fieldToSplitOut ? Number(wf.nodes[1].parameters.jsonOutput.length && JSON.parse(wf.nodes[1].parameters.jsonOutput).n.length) : 1;
+	const measured = await measuredRun(n8n, wf.id);
+	const created = [...sandbox.prints.jobs.values()];
+	const perReference = new Map();
+	for (const job of created) perReference.set(job.reference, (perReference.get(job.reference) ?? 0) + 1);
+	const duplicates = [...perReference.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+	const createdReferences = perReference.size;
+	const physicalSeconds = (items / LIMIT.requests) * (LIMIT.windowMs / 1000);
+	rows.push({
+		run: label,
+		items,
+		'wall s': measured.seconds.toFixed(1),
+		'x physical limit': items > 1 ? (measured.seconds / physicalSeconds).toFixed(2) : '-',
+		'429s seen': sandbox.rateLimited,
+		'items failed': items - createdReferences,
+		duplicates,
+		'peak RSS MB': measured.peakMb.toFixed(0),
+	});
+}
+await sandbox.stop();
+
+say('');
+say(`Batch benchmark: ${N} print-job creates, sandbox limit ${LIMIT.requests} requests per ${LIMIT.windowMs / 1000} s (the API's 100 per minute, window shortened), n8n 2.41.1`);
+say(`Physical limit for ${N} requests: ${((N / LIMIT.requests) * (LIMIT.windowMs / 1000)).toFixed(0)} s. Peak RSS is the n8n process's VmHWM.`);
+console.table(rows);

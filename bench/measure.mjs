@@ -1,0 +1,34 @@
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+/** Runs `n8n execute` for a workflow, timing it and sampling the n8n process's peak resident memory. */
+export async function measuredRun(n8n, workflowId) {
+	const started = process.hrtime.bigint();
+	const child = n8n.cliProcess(['execute', `--id=${workflowId}`, '--rawOutput']);
+	let peakKb = 0;
+	const sample = async () => {
+		try {
+			const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+			const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+			if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+		} catch {
+			// the process has ended
+		}
+	};
+	const timer = setInterval(sample, 100);
+	const result = await child;
+	clearInterval(timer);
+	return { seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peakKb / 1024, exitCode: result.exitCode };
+}
+
+/** A valid one-page PDF of about `bytes` bytes: a letter with a large embedded attachment. */
+export async function bigPdf(bytes) {
+	const document = await PDFDocument.create();
+	const font = await document.embedFont(StandardFonts.Helvetica);
+	const page = document.addPage([595.28, 841.89]);
+	page.drawText('Customer 001', { x: 71, y: 700, size: 11, font });
+	page.drawText('Dear Customer 001, your very large statement is attached.', { x: 71, y: 530, size: 11, font });
+	await document.attach(randomBytes(bytes), 'statement-data.bin', { mimeType: 'application/octet-stream' });
+	return Buffer.from(await document.save({ useObjectStreams: false }));
+}
