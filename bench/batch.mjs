@@ -39,10 +39,13 @@ function workflow(id, pdfName, count, createNode) {
 const intelliprintCreate = node('Create', 'n8n-nodes-intelliprint.intelliprint', 1, [800, 0], {
 	resource: 'printJob', operation: 'create', binaryPropertyName: 'data', testmode: true, output: 'printJob', simplify: true,
 	options: { reference: "={{ 'bench-' + $json.n }}" },
-}, { credentials: apiCred, onError: 'continueRegularOutput' });
+}, { credentials: apiCred });
 
-/** The HTTP Request node as a user sets it up for Intelliprint: multipart, bearer header, retries, optional batching. */
-function httpCreate(batching) {
+/**
+ * The HTTP Request node as a user sets it up for Intelliprint: multipart, bearer header, Retry On
+ * Fail (3 tries, 1 s apart), optionally Continue On Fail and Batching.
+ */
+function httpCreate({ batching, continueOnFail = false } = {}) {
 	const options = batching ? { batching: { batch: { batchSize: batching.size, batchInterval: batching.intervalMs } } } : {};
 	return node('Create', 'n8n-nodes-base.httpRequest', 4.2, [800, 0], {
 		method: 'POST', url: `${SANDBOX.apiUrl}/prints`, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth',
@@ -53,7 +56,7 @@ function httpCreate(batching) {
 			{ name: 'reference', value: "={{ 'bench-' + $json.n }}" },
 		] },
 		options,
-	}, { credentials: headerCred, retryOnFail: true, maxTries: 3, waitBetweenTries: 1000, onError: 'continueRegularOutput' });
+	}, { credentials: headerCred, retryOnFail: true, maxTries: 3, waitBetweenTries: 1000, ...(continueOnFail ? { onError: 'continueRegularOutput' } : {}) });
 }
 
 await installN8n();
@@ -66,11 +69,12 @@ await n8n.importCredentials([
 sandbox.publish('big-100mb.pdf', await bigPdf(100_000_000));
 const perWindow = { size: 10, intervalMs: LIMIT.windowMs / 10 };
 const runs = [
-	['this node', workflow('ipBenchNode00001', 'cover-letter.pdf', N, intelliprintCreate)],
-	['HTTP Request, retries', workflow('ipBenchHttp00001', 'cover-letter.pdf', N, httpCreate(undefined))],
-	[`HTTP Request, retries + batching ${perWindow.size} per ${perWindow.intervalMs} ms`, workflow('ipBenchHttp00002', 'cover-letter.pdf', N, httpCreate(perWindow))],
-	['this node, one 100 MB PDF', workflow('ipBenchBigNode01', 'big-100mb.pdf', 1, intelliprintCreate)],
-	['HTTP Request, one 100 MB PDF', workflow('ipBenchBigHttp01', 'big-100mb.pdf', 1, httpCreate(undefined))],
+	['this node (defaults)', workflow('ipBenchNode00001', 'cover-letter.pdf', N, intelliprintCreate)],
+	['HTTP Request: Retry On Fail', workflow('ipBenchHttp00001', 'cover-letter.pdf', N, httpCreate())],
+	['HTTP Request: Retry On Fail + Continue On Fail', workflow('ipBenchHttp00002', 'cover-letter.pdf', N, httpCreate({ continueOnFail: true }))],
+	[`HTTP Request: Retry On Fail + Batching ${perWindow.size} per ${perWindow.intervalMs / 1000} s`, workflow('ipBenchHttp00003', 'cover-letter.pdf', N, httpCreate({ batching: perWindow }))],
+	['this node: one 100 MB PDF', workflow('ipBenchBigNode01', 'big-100mb.pdf', 1, intelliprintCreate)],
+	['HTTP Request: one 100 MB PDF', workflow('ipBenchBigHttp01', 'big-100mb.pdf', 1, httpCreate())],
 ];
 const folder = `${n8n.userFolder}/bench-workflows`;
 await fs.ensureDir(folder);
@@ -87,7 +91,7 @@ for (const [label, wf] of runs) {
 	// Let the previous run's requests leave the window, so every run starts from the same place.
 	await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs + 500));
 	say(`running: ${label}...`);
-	const items = wf.nodes[2].parameters.fieldToSplitOut ? Number(wf.nodes[1].parameters.jsonOutput.length && JSON.parse(wf.nodes[1].parameters.jsonOutput).n.length) : 1;
+	const items = JSON.parse(wf.nodes[1].parameters.jsonOutput).n.length;
 	const measured = await measuredRun(n8n, wf.id);
 	const created = [...sandbox.prints.jobs.values()];
 	const perReference = new Map();
@@ -104,11 +108,30 @@ for (const [label, wf] of runs) {
 		'items failed': items - createdReferences,
 		duplicates,
 		'peak RSS MB': measured.peakMb.toFixed(0),
+		'run ended': measured.exitCode === 0 ? 'ok' : 'failed',
 	});
 }
 await sandbox.stop();
 
+const heading = [
+	`Batch benchmark: ${N} print-job creates, sandbox limit ${LIMIT.requests} requests per ${LIMIT.windowMs / 1000} s (the API's 100 per minute, window shortened), n8n 2.41.1, ${new Date().toISOString().slice(0, 10)}`,
+	`Physical limit for ${N} requests: ${((N / LIMIT.requests) * (LIMIT.windowMs / 1000)).toFixed(0)} s. "items failed": items without a print job; "duplicates": print jobs created more than once for one item. Peak RSS: the n8n process's VmHWM.`,
+];
 say('');
-say(`Batch benchmark: ${N} print-job creates, sandbox limit ${LIMIT.requests} requests per ${LIMIT.windowMs / 1000} s (the API's 100 per minute, window shortened), n8n 2.41.1`);
-say(`Physical limit for ${N} requests: ${((N / LIMIT.requests) * (LIMIT.windowMs / 1000)).toFixed(0)} s. Peak RSS is the n8n process's VmHWM.`);
+heading.forEach((line) => say(line));
 console.table(rows);
+
+const columns = Object.keys(rows[0]);
+const markdown = [
+	'# Benchmark results',
+	'',
+	'Written by `npm run bench` (bench/batch.mjs) on the machine it last ran on.',
+	'',
+	...heading.map((line) => `${line}  `),
+	'',
+	`| ${columns.join(' | ')} |`,
+	`|${columns.map(() => '---').join('|')}|`,
+	...rows.map((row) => `| ${columns.map((c) => row[c]).join(' | ')} |`),
+	'',
+];
+await fs.writeFile(new URL('./RESULTS.md', import.meta.url), markdown.join('\n'));

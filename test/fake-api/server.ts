@@ -2,9 +2,8 @@ import connect from 'connect';
 
 import { isFile, parseBody, type Field, type Fields } from './body';
 import { ApiFailure, apiKeyOf, fail, publicView, readRaw, send, sendFailure, type IncomingMessage, type ServerResponse } from './http';
-import { extractPages } from './pdf';
+import { serveFile } from './fileHost';
 import { BackgroundStore, MergeStore } from './backgrounds';
-import { letterheadPng } from './png';
 import { PrintStore } from './prints';
 
 type Server = ReturnType<ReturnType<typeof connect>['listen']>;
@@ -230,34 +229,8 @@ export class FakeIntelliprint {
 		return { object: 'list', data, total_available: all.length, has_more: skip + data.length < all.length };
 	}
 
-	/** The separate file host: letter PDFs, merged PDFs, background previews (no API key; the signed URL is the grant). */
 	private async serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		const url = new URL(req.url ?? '/', 'http://files');
-		this.requests.push({ method: req.method ?? 'GET', path: `files:${url.pathname}`, query: Object.fromEntries(url.searchParams), headers: req.headers, body: {}, status: 200 });
-		const reply = (type: string, data: Buffer) => {
-			res.writeHead(200, { 'content-type': type, 'content-length': data.length });
-			res.end(data);
-		};
-		if (req.method === 'POST' && url.pathname === '/notify') {
-			const body = await readRaw(req, 1024 * 1024);
-			this.notifications.push(JSON.parse(body.toString('utf8') || '{}'));
-			return reply('application/json', Buffer.from('{"ok":true}'));
-		}
-		const demo = this.published.get(url.pathname);
-		if (demo) return reply(demo.type, demo.data);
-		const merge = /^\/merges\/(merge_[a-f0-9]+)\.pdf$/.exec(url.pathname);
-		if (merge && this.merges.merged.has(merge[1])) return reply('application/pdf', this.merges.merged.get(merge[1])!);
-		const preview = /^\/backgrounds\/(bg_[a-f0-9]+)\.png$/.exec(url.pathname);
-		if (preview && this.backgrounds.backgrounds.has(preview[1])) return reply('image/png', letterheadPng());
-		const letterMatch = /^\/letters\/(ltr_[a-f0-9]+)\.pdf$/.exec(url.pathname);
-		for (const job of this.prints.jobs.values()) {
-			const letter = letterMatch && job.letters.find((l) => l.id === letterMatch[1]);
-			if (letter) {
-				return reply('application/pdf', await extractPages(this.prints.files.get(job.id)!.data, letter._pages ?? []));
-			}
-		}
-		res.writeHead(404, { 'content-type': 'text/plain' });
-		res.end('Not found');
+		await serveFile(this, req, res);
 	}
 }
 

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run screenshots`: retakes the README's pictures of the nodes in the real n8n editor, with
+// Debian's Chromium (apt-get install chromium) driven by playwright-core. Nothing downloads a browser.
+//
+// JavaScript, run through tsx, for the reasons given in scripts/dev.mjs.
+import fs from 'fs-extra';
+import { chromium } from 'playwright-core';
+
+import sandboxModule from '../test/fake-api/sandbox.ts';
+import runnerModule from '../test/e2e/n8n.ts';
+
+const { SANDBOX, startSandbox } = sandboxModule;
+const { installN8n, N8nInstance, ROOT } = runnerModule;
+const PORT = 5679;
+const OUT = `${ROOT}/docs/screenshots`;
+const say = (text) => process.stdout.write(`${text}\n`);
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+if (!(await fs.pathExists(CHROMIUM))) {
+	say(`No Chromium at ${CHROMIUM}. Install Debian's: apt-get install chromium (or set CHROMIUM_PATH).`);
+	process.exit(1);
+}
+await installN8n();
+const sandbox = await startSandbox();
+const n8n = await N8nInstance.create('screenshots');
+await n8n.importCredentials([
+	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
+	{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: `whsec_${Buffer.from('sandbox-webhook-signing-secret-32').toString('base64')}` } },
+]);
+await n8n.importWorkflows(['scheduled-mail-run', 'failure-alert', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`));
+await n8n.start(PORT);
+
+const browser = await chromium.launch({
+	executablePath: CHROMIUM,
+	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+const base = `http://127.0.0.1:${PORT}`;
+const shot = async (name) => {
+	await page.waitForTimeout(800);
+	await page.screenshot({ path: `${OUT}/${name}.png` });
+	say(`saved docs/screenshots/${name}.png`);
+};
+
+try {
+	// First start: create the local owner account through the setup form.
+	await page.goto(`${base}/setup`);
+	await page.locator('input[name="email"]').fill('owner@example.com');
+	await page.locator('input[name="firstName"]').fill('Sam');
+	await page.locator('input[name="lastName"]').fill('Sender');
+	await page.locator('input[name="password"]').fill('Intelliprint-Screens-1');
+	await page.getByRole('button', { name: /next|continue|set ?up/i }).first().click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/setup'), { timeout: 30_000 });
+	await page.keyboard.press('Escape');
+
+	// The Print Job Create panel.
+	await page.goto(`${base}/workflow/ipExampleMailRun`);
+	await page.getByText('Create print job', { exact: true }).first().dblclick();
+	await page.getByText('Input Binary Field').first().waitFor();
+	await shot('print-job-create');
+
+	// The operations list, as the node's Operation dropdown shows it.
+	await page.getByText('Operation', { exact: true }).first().locator('xpath=ancestor::*[contains(@class,"parameter")][1]').locator('input').first().click();
+	await page.getByText('Cancel or Delete').first().waitFor();
+	await shot('operations');
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('Escape');
+
+	// The trigger panel with its webhook URLs and setup notice.
+	await page.goto(`${base}/workflow/ipExampleAlerts1`);
+	await page.getByText('When mail fails or comes back', { exact: true }).first().dblclick();
+	await page.getByText('Verify Signatures').first().waitFor();
+	await shot('trigger');
+} catch (error) {
+	await page.screenshot({ path: `${ROOT}/.e2e/screenshot-failure.png` });
+	say(`Stopped: ${error.message}\nWhat the browser showed is in .e2e/screenshot-failure.png`);
+	process.exitCode = 1;
+} finally {
+	await browser.close();
+	await n8n.stop();
+	await sandbox.stop();
+}
