@@ -36,6 +36,16 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
 const base = `http://127.0.0.1:${PORT}`;
+/** Opens a node's panel: double-click the node's body, which sits just above its label on the canvas. */
+async function openNode(name) {
+	const node = page.locator('[data-test-id="canvas-node"]').filter({ hasText: name });
+	if ((await node.count()) > 0) {
+		await node.first().dblclick();
+		return;
+	}
+	const label = await page.getByText(name, { exact: true }).first().boundingBox();
+	await page.mouse.dblclick(label.x + label.width / 2, label.y - 60);
+}
 const shot = async (name) => {
 	await page.waitForTimeout(800);
 	await page.screenshot({ path: `${OUT}/${name}.png` });
@@ -55,7 +65,7 @@ try {
 
 	// The Print Job Create panel.
 	await page.goto(`${base}/workflow/ipExampleMailRun`);
-	await page.getByText('Create print job', { exact: true }).first().dblclick();
+	await openNode('Create print job');
 	await page.getByText('Input Binary Field').first().waitFor();
 	await shot('print-job-create');
 
@@ -68,8 +78,9 @@ try {
 
 	// The trigger panel with its webhook URLs and setup notice.
 	await page.goto(`${base}/workflow/ipExampleAlerts1`);
-	await page.getByText('When mail fails or comes back', { exact: true }).first().dblclick();
+	await openNode('When mail fails or comes back');
 	await page.getByText('Verify Signatures').first().waitFor();
+	await page.getByText('Webhook URLs').first().click();
 	await shot('trigger');
 } catch (error) {
 	await page.screenshot({ path: `${ROOT}/.e2e/screenshot-failure.png` });

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { backgroundLocator } from '../common.descriptions';
+import { postageAndPrintingFields } from './postageAndPrinting.description';
 
 /**
  * The print job settings shared by Create and Update, grouped as the API's objects. Each inner
@@ -143,100 +144,7 @@ export const printJobSettingFields: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Postage',
-		name: 'postage',
-		type: 'fixedCollection',
-		default: {},
-		placeholder: 'Add Postage',
-		options: [
-			{
-				displayName: 'Postage',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Service',
-						name: 'service',
-						type: 'options',
-						default: 'uk_second_class',
-						options: [
-							{ name: 'International', value: 'international' },
-							{ name: 'Tracked 24', value: 'tracked_24' },
-							{ name: 'Tracked 48', value: 'tracked_48' },
-							{ name: 'UK First Class', value: 'uk_first_class' },
-							{ name: 'UK First Class Signed For', value: 'uk_first_class_signed_for' },
-							{ name: 'UK Second Class', value: 'uk_second_class' },
-							{ name: 'UK Second Class Signed For', value: 'uk_second_class_signed_for' },
-							{ name: 'UK Special Delivery', value: 'uk_special_delivery' },
-							{ name: 'UK Special Delivery 9am', value: 'uk_special_delivery_9am' },
-						],
-					},
-					{
-						displayName: 'Ideal Envelope',
-						name: 'idealEnvelope',
-						type: 'options',
-						default: 'c5',
-						description: 'The envelope you would like; Intelliprint may upgrade to a larger one the service needs',
-						options: [
-							{ name: 'A4 Box', value: 'a4_box' },
-							{ name: 'C4', value: 'c4' },
-							{ name: 'C4 Plus', value: 'c4_plus' },
-							{ name: 'C5', value: 'c5' },
-						],
-					},
-					{
-						displayName: 'Mail Date',
-						name: 'mailDate',
-						type: 'dateTime',
-						default: '',
-						description: 'The day to print and post; only the date counts. Leave empty to post as soon as possible.',
-					},
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Printing',
-		name: 'printing',
-		type: 'fixedCollection',
-		default: {},
-		placeholder: 'Add Printing',
-		options: [
-			{
-				displayName: 'Printing',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Double Sided',
-						name: 'doubleSided',
-						type: 'options',
-						default: 'no',
-						options: [
-							{ name: 'No', value: 'no' },
-							{ name: 'Yes', value: 'yes' },
-							{ name: 'Mixed', value: 'mixed', description: 'Only the pages listed below are double sided' },
-						],
-					},
-					{
-						displayName: 'Double Sided Pages',
-						name: 'doubleSidedSpecificPages',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 1,3,5-7',
-						displayOptions: { show: { doubleSided: ['mixed'] } },
-						description: 'Page numbers (within each letter) printed double sided; ranges allowed',
-					},
-					{
-						displayName: 'Premium Quality',
-						name: 'premiumQuality',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to print in premium quality',
-					},
-				],
-			},
-		],
-	},
+	...postageAndPrintingFields,
 	{
 		displayName: 'Remove Letters With Phrase',
 		name: 'removeLettersWithPhrase',
