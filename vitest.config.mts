@@ -2,27 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Reporter } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+import { summaryLine } from './vitest.summary.mts';
 
 const require = createRequire(import.meta.url);
 const scratch = mkdtempSync(join(tmpdir(), 'n8n-nodes-intelliprint-test-'));
-
-/** Ends the run with one plain line ("tests: 61 passed, 0 failed, 0 skipped") that any CI can read. */
-const summaryLine: Reporter = {
-	onTestRunEnd(testModules) {
-		const counts = { passed: 0, failed: 0, skipped: 0 };
-		for (const module of testModules) {
-			for (const test of module.children.allTests()) {
-				const state = test.result().state;
-				if (state === 'passed') counts.passed++;
-				else if (state === 'failed') counts.failed++;
-				else counts.skipped++;
-			}
-		}
-		process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
-	},
-};
 
 export default defineConfig({
 	resolve: {
@@ -36,7 +21,7 @@ export default defineConfig({
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
 		pool: 'forks',
-		reporters: ['default', summaryLine],
+		reporters: ['default', summaryLine('unit')],
 		// n8n-core reads its instance settings (and so its binary data folder) from the environment.
 		env: {
 			N8N_USER_FOLDER: join(scratch, 'user'),

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+import { summaryLine } from './vitest.summary.mts';
+
 const require = createRequire(import.meta.url);
 
 /** The end-to-end suite: the packed package inside the real n8n from npm, driven through n8n's CLI. */
@@ -13,5 +15,6 @@ export default defineConfig({
 		hookTimeout: 900_000,
 		fileParallelism: false,
 		pool: 'forks',
+		reporters: ['default', summaryLine('e2e')],
 	},
 });

@@ -9,7 +9,6 @@ import type {
 	IN8nHttpFullResponse,
 	IPollFunctions,
 	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
@@ -84,11 +83,12 @@ export function rateLimitDelayMs(retryAfter: string | undefined, attempt: number
 	return base / 2 + Math.floor(Math.random() * (base / 2));
 }
 
+/** The socket code of a connection failure (one of the sets above), wherever n8n wrapped it. */
 function socketCode(error: unknown): string | undefined {
 	const candidates = [error, (error as NodeApiError)?.cause, (error as { cause?: { cause?: unknown } })?.cause?.cause];
 	for (const candidate of candidates) {
 		const code = (candidate as { code?: unknown })?.code;
-		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		if (typeof code === 'string' && (NEVER_SENT.has(code) || DROPPED.has(code))) return code;
 	}
 	return undefined;
 }
@@ -141,12 +141,19 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 		} catch (error) {
 			answered();
 			const code = socketCode(error);
-			const mayRetry = code !== undefined && (NEVER_SENT.has(code) || (repeatable && DROPPED.has(code)));
+			const mayRetry = code !== undefined && (NEVER_SENT.has(code) || repeatable);
 			if (mayRetry && serverRetries < MAX_SERVER_RETRIES) {
 				await sleep(200 * 2 ** serverRetries++);
 				continue;
 			}
-			if (code === undefined) throw new NodeApiError(node, error as JsonObject, { itemIndex: request.itemIndex });
+			// A fresh error, not n8n's: its cause holds the request, Authorization header included.
+			if (code === undefined) {
+				throw new NodeApiError(node, {}, {
+					message: 'The request to Intelliprint could not be sent',
+					description: `${(error as Error).message}. Check the Base URL in the Intelliprint API credential.`,
+					itemIndex: request.itemIndex,
+				});
+			}
 			throw connectionError(ctx, code, baseUrl, repeatable, request.itemIndex);
 		}
 

@@ -26,6 +26,13 @@ describe('API errors become messages that say what happened and what to do', () 
 		expect(JSON.stringify(run)).not.toContain('sk_live_wrong_secret_value');
 	});
 
+	it('a request that cannot even be sent says so, without the key anywhere in the run', async () => {
+		const { error, run } = await api.run({ parameters: get, credentials: { apiKey: 'sk_live_never_shown', baseUrl: 'not a url' } });
+		expect(error?.message).toBe('The request to Intelliprint could not be sent');
+		expect(error?.description).toContain('Base URL');
+		expect(JSON.stringify(run)).not.toContain('sk_live_never_shown');
+	});
+
 	it('never puts the API key into output items or the run data', async () => {
 		const { run } = await api.run({ parameters: { resource: 'printJob', operation: 'create', binaryPropertyName: 'data' }, items: [{ files: { data: { data: pdf, fileName: 'a.pdf' } } }] });
 		expect(JSON.stringify(run)).not.toContain(api.fake.apiKey);
