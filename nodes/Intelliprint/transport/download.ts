@@ -1,7 +1,6 @@
-import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequestRaw, connectionSettings, type IntelliprintContext } from './request';
+import { connectionSettings, send, type IntelliprintContext } from './request';
 
 export interface DownloadedFile {
 	data: Buffer;
@@ -20,47 +19,27 @@ export async function downloadFile(
 	itemIndex?: number,
 ): Promise<DownloadedFile> {
 	const { baseUrl } = await connectionSettings(ctx);
-	const onApiHost = new URL(url).origin === new URL(baseUrl).origin;
-	const options: IHttpRequestOptions = {
-		method: 'GET',
-		url,
-		encoding: 'arraybuffer',
-		json: false,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// Signed links must not hand the key on if the file host redirects elsewhere.
-		sendCredentialsOnCrossOriginRedirect: false,
-	};
-	let response: IN8nHttpFullResponse | undefined;
-	for (let attempt = 0; ; attempt++) {
-		try {
-			response = onApiHost
-				? await apiRequestRaw(ctx, options)
-				: ((await ctx.helpers.httpRequest(options)) as IN8nHttpFullResponse);
-		} catch (error) {
-			if (attempt < 2) {
-				await sleep(300 * 2 ** attempt);
-				continue;
-			}
-			throw new NodeApiError(ctx.getNode(), {}, {
-				message: `Could not download ${what}`,
-				description: `The file host did not answer (${(error as Error).message}). Try again later.`,
-				itemIndex,
-			});
-		}
-		if (response.statusCode >= 500 && attempt < 2) {
-			await sleep(300 * 2 ** attempt);
-			continue;
-		}
-		break;
-	}
+	const response = await send(ctx, {
+		options: {
+			method: 'GET',
+			url,
+			encoding: 'arraybuffer',
+			json: false,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// Signed links must not hand the key on if the file host redirects elsewhere.
+			sendCredentialsOnCrossOriginRedirect: false,
+		},
+		repeatable: true,
+		toApi: new URL(url).origin === new URL(baseUrl).origin,
+		itemIndex,
+	});
 	if (response.statusCode >= 400) {
 		throw new NodeApiError(ctx.getNode(), {}, {
 			message: `Could not download ${what} (HTTP ${response.statusCode})`,
-			description:
-				response.statusCode === 403 || response.statusCode === 404 || response.statusCode === 410
-					? 'Intelliprint file links expire after about an hour. Get the item again for a fresh link, then download straight away.'
-					: 'The file host refused the download. Try again later.',
+			description: [403, 404, 410].includes(response.statusCode)
+				? 'Intelliprint file links expire after about an hour. Get the item again for a fresh link, then download straight away.'
+				: 'The file host refused the download. Try again later.',
 			httpCode: String(response.statusCode),
 			itemIndex,
 		});

@@ -98,14 +98,81 @@ function header(response: IN8nHttpFullResponse, name: string): string | undefine
 	return Array.isArray(value) ? value[0] : (value as string | undefined);
 }
 
+/** One HTTP exchange as the transport sends it: what to send, and the rules that apply to it. */
+export interface Exchange {
+	options: IHttpRequestOptions;
+	multipart?: MultipartBody;
+	/** Whether sending it twice does no harm (everything but a POST). */
+	repeatable: boolean;
+	/** Whether it goes to the API itself: then it is authenticated and paced; other hosts get neither. */
+	toApi: boolean;
+	itemIndex?: number;
+}
+
 /**
- * Sends one request to the Intelliprint API and returns its JSON body. Owns the rules for talking
- * to the API: authentication through n8n, pacing, waiting out 429s, repeating reads (never a create)
- * after server faults, and turning every error answer into a message that says what to do.
+ * Sends one exchange and returns the final answer, whatever its status. Owns the sending rules:
+ * authentication through n8n, pacing, waiting out 429s, repeating what may be repeated after server
+ * faults and dropped connections, and never repeating a POST the API may have acted on.
+ */
+export async function send(ctx: IntelliprintContext, exchange: Exchange): Promise<IN8nHttpFullResponse> {
+	const { baseUrl, limitKey, limit } = await connectionSettings(ctx);
+	const { options, multipart, repeatable, toApi, itemIndex } = exchange;
+	const target = toApi ? `Intelliprint at ${baseUrl}` : `the file host ${new URL(String(options.url)).origin}`;
+	let rateLimitRetries = 0;
+	let serverRetries = 0;
+	for (;;) {
+		// A streamed body is used up by an attempt: every attempt opens its own.
+		const body = multipart ? await multipart.open() : options.body;
+		const attempt = { ...options, body, headers: { ...options.headers } };
+		const answered = toApi ? await waitForSlot(limitKey, limit) : () => undefined;
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (
+				toApi
+					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, attempt)
+					: await ctx.helpers.httpRequest(attempt)
+			) as IN8nHttpFullResponse;
+			answered();
+		} catch (error) {
+			answered();
+			const code = socketCode(error);
+			if (code !== undefined && (NEVER_SENT.has(code) || repeatable) && serverRetries < MAX_SERVER_RETRIES) {
+				await sleep(200 * 2 ** serverRetries++);
+				continue;
+			}
+			// A fresh error, not n8n's: its cause holds the request, Authorization header included.
+			if (code === undefined) {
+				throw new NodeApiError(ctx.getNode(), {}, {
+					message: `The request to ${toApi ? 'Intelliprint' : target} could not be sent`,
+					description: `${(error as Error).message}. Check the Base URL in the Intelliprint API credential.`,
+					itemIndex,
+				});
+			}
+			throw connectionError(ctx, code, target, repeatable, itemIndex);
+		}
+
+		const status = response.statusCode;
+		if (status === 429 && rateLimitRetries < MAX_RATE_LIMIT_RETRIES) {
+			// A 429 means nothing was done with the request, so even a create may be sent again.
+			const delay = rateLimitDelayMs(header(response, 'retry-after'), rateLimitRetries++);
+			if (toApi) blockUntil(limitKey, Date.now() + delay);
+			else await sleep(delay);
+			continue;
+		}
+		if (status >= 500 && repeatable && serverRetries < MAX_SERVER_RETRIES) {
+			await sleep(200 * 2 ** serverRetries++);
+			continue;
+		}
+		return response;
+	}
+}
+
+/**
+ * Sends one request to the Intelliprint API and returns its JSON body; an error answer becomes a
+ * message that says what happened and what to do.
  */
 export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, request: ApiRequest): Promise<T> {
-	const { baseUrl, limitKey, limit } = await connectionSettings(ctx);
-	const node = ctx.getNode();
+	const { baseUrl } = await connectionSettings(ctx);
 	// Only a POST can create or confirm (and so send or charge); everything else can be repeated.
 	const repeatable = request.method !== 'POST';
 	const options: IHttpRequestOptions = {
@@ -123,77 +190,20 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 		options.body = request.json;
 		options.headers = { 'Content-Type': 'application/json' };
 	}
-
-	let rateLimitRetries = 0;
-	let serverRetries = 0;
-	for (;;) {
-		// A streamed body is used up by an attempt: every attempt opens its own.
-		const body = request.multipart ? await request.multipart.open() : options.body;
-		const answered = await waitForSlot(limitKey, limit);
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				{ ...options, body, headers: { ...options.headers } },
-			)) as IN8nHttpFullResponse;
-			answered();
-		} catch (error) {
-			answered();
-			const code = socketCode(error);
-			const mayRetry = code !== undefined && (NEVER_SENT.has(code) || repeatable);
-			if (mayRetry && serverRetries < MAX_SERVER_RETRIES) {
-				await sleep(200 * 2 ** serverRetries++);
-				continue;
-			}
-			// A fresh error, not n8n's: its cause holds the request, Authorization header included.
-			if (code === undefined) {
-				throw new NodeApiError(node, {}, {
-					message: 'The request to Intelliprint could not be sent',
-					description: `${(error as Error).message}. Check the Base URL in the Intelliprint API credential.`,
-					itemIndex: request.itemIndex,
-				});
-			}
-			throw connectionError(ctx, code, baseUrl, repeatable, request.itemIndex);
-		}
-
-		const status = response.statusCode;
-		if (status < 400) return response.body as T;
-
-		const requestId = header(response, 'request-id');
-		if (status === 429 && rateLimitRetries < MAX_RATE_LIMIT_RETRIES) {
-			// A 429 means the API did nothing with the request, so a create may be sent again.
-			const delay = rateLimitDelayMs(header(response, 'retry-after'), rateLimitRetries++);
-			blockUntil(limitKey, Date.now() + delay);
-			continue;
-		}
-		if (status >= 500 && repeatable && serverRetries < MAX_SERVER_RETRIES) {
-			await sleep(200 * 2 ** serverRetries++);
-			continue;
-		}
-		const unsureHint =
-			status >= 500 && !repeatable
-				? 'The request was not repeated because Intelliprint may already have acted on it (there is no way to send it only once). Check the Print Jobs list in the dashboard before running this item again.'
-				: undefined;
-		throw apiError(node, status, response.body, requestId, request.itemIndex, unsureHint);
-	}
-}
-
-/** A paced, authenticated request with the caller's own options (used for files on the API host). */
-export async function apiRequestRaw(ctx: IntelliprintContext, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
-	const { limitKey, limit } = await connectionSettings(ctx);
-	const answered = await waitForSlot(limitKey, limit);
-	try {
-		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
-	} finally {
-		answered();
-	}
+	const response = await send(ctx, { options, multipart: request.multipart, repeatable, toApi: true, itemIndex: request.itemIndex });
+	const status = response.statusCode;
+	if (status < 400) return response.body as T;
+	const unsureHint =
+		status >= 500 && !repeatable
+			? 'The request was not repeated because Intelliprint may already have acted on it (there is no way to send it only once). Check the Print Jobs list in the dashboard before running this item again.'
+			: undefined;
+	throw apiError(ctx.getNode(), status, response.body, header(response, 'request-id'), request.itemIndex, unsureHint);
 }
 
 function connectionError(
 	ctx: IntelliprintContext,
 	code: string,
-	baseUrl: string,
+	target: string,
 	repeatable: boolean,
 	itemIndex: number | undefined,
 ): NodeApiError {
@@ -202,7 +212,7 @@ function connectionError(
 	const wrapped = new NodeApiError(ctx.getNode(), {}, {
 		message: unsure
 			? 'The connection to Intelliprint dropped before it answered'
-			: `Could not reach Intelliprint at ${baseUrl}`,
+			: `Could not reach ${target}`,
 		description: unsure
 			? `Socket code ${code}. The request was not repeated because Intelliprint may already have acted on it. Check the Print Jobs list in the dashboard before running this item again.`
 			: `Socket code ${code}. Check the Base URL in the Intelliprint API credential and this machine's network connection.`,
