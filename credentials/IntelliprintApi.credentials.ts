@@ -50,6 +50,24 @@ export class IntelliprintApi implements ICredentialType {
 			default: 60,
 			description: 'The time window the limit above applies to',
 		},
+		{
+			displayName: 'Answer Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30,
+			description:
+				'How long to wait for an answer to a read before treating the connection as hung. Creates and updates get twice as long plus time for the upload.',
+		},
+		{
+			displayName: 'Give Up Waiting After (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 120,
+			description:
+				'How long one item may spend waiting out rate limiting, server faults and hung connections before it fails with a message saying when to try again',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
@@ -9,16 +8,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { LETTER_STATUSES } from '../Intelliprint/helpers/letterStatuses';
-import { firstDelivery } from './deliveries';
+import { ANY_EVENT } from './event';
+import { handleDelivery } from './receive';
 import { intelliprintWebhookSecretTest } from './secretTest';
-import { verifySignature } from './signature';
-
-type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & {
-	rawBody?: Buffer;
-	readRawBody?: () => Promise<void>;
-};
-
-const ANY_EVENT = '*';
 
 export class IntelliprintTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -44,7 +36,7 @@ export class IntelliprintTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'In the Intelliprint dashboard, open Webhooks, add an endpoint and paste this node\'s Production URL (shown above under "Webhook URLs"). While building, paste the Test URL instead and click "Listen for test event". Copy the endpoint\'s signing secret (whsec_…) into the credential.',
+					'In the Intelliprint dashboard, open Webhooks, add an endpoint and paste this node\'s Production URL (shown above under "Webhook URLs"). While building, paste the Test URL instead and click "Test this trigger". Copy the endpoint\'s signing secret (whsec_…) into the credential.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -106,42 +98,6 @@ export class IntelliprintTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const req = this.getRequestObject() as RawRequest;
-		const res = this.getResponseObject();
-		if (!req.rawBody && req.readRawBody) await req.readRawBody();
-		const raw = req.rawBody ?? Buffer.from(JSON.stringify(req.body ?? {}));
-		const headers = this.getHeaderData() as Record<string, string>;
-
-		let deliveryId = headers['webhook-id'] ?? headers['svix-id'];
-		if (this.getNodeParameter('verifySignatures', true) as boolean) {
-			const { signingSecret } = await this.getCredentials<{ signingSecret: string }>('intelliprintWebhookApi');
-			const verification = verifySignature(signingSecret, headers, raw);
-			if (!verification.valid) {
-				res.status(401).json({ error: `Signature check failed: ${verification.reason}` });
-				return { noWebhookResponse: true };
-			}
-			deliveryId = verification.id;
-		}
-
-		let event: IDataObject;
-		try {
-			event = JSON.parse(raw.toString('utf8')) as IDataObject;
-		} catch {
-			res.status(400).json({ error: 'The body is not JSON' });
-			return { noWebhookResponse: true };
-		}
-
-		const wanted = this.getNodeParameter('event') as string;
-		const type = String(event.type ?? '');
-		if (wanted !== ANY_EVENT && type !== wanted) return { webhookResponse: { received: true, ignored: `event ${type}` } };
-		const statuses = this.getNodeParameter('letterStatuses', []) as string[];
-		const status = String(event.status ?? (event.data as IDataObject | undefined)?.status ?? '');
-		if (type === 'letter.updated' && statuses.length && !statuses.includes(status)) {
-			return { webhookResponse: { received: true, ignored: `status ${status}` } };
-		}
-		if (deliveryId && !firstDelivery(`${this.getWorkflow().id}:${this.getNode().id}:${deliveryId}`)) {
-			return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
-		}
-		return { workflowData: [this.helpers.returnJsonArray([event])] };
+		return await handleDelivery(this);
 	}
 }

@@ -104,3 +104,11 @@ export async function parseBody(raw: Buffer, contentType: string | undefined): P
 	}
 	throw fail.invalid('body_incorrect_format', `Unsupported content type "${contentType ?? ''}".`);
 }
+
+/** A body for the record: files are summarised as { fileName, contentType, size }. */
+export const summarise = (value: Field): unknown => {
+	if (isFile(value)) return { fileName: value.fileName, contentType: value.contentType, size: value.data.length };
+	if (Array.isArray(value)) return value.map(summarise);
+	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, summarise(v)]));
+	return value;
+};

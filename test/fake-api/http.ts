@@ -18,6 +18,11 @@ export class ApiFailure extends Error {
 	}
 }
 
+/** Anything thrown while answering, as the API's answer: its own failures as they are, the rest as a 500. */
+export function asFailure(error: unknown): ApiFailure {
+	return error instanceof ApiFailure ? error : new ApiFailure(500, 'internal_error', 'internal_error', `Internal error: ${(error as Error).message}`);
+}
+
 export const fail = {
 	invalid: (code: string, message: string, param?: string) => new ApiFailure(400, 'invalid_request_error', code, message, param),
 	notFound: (what: string) => new ApiFailure(404, 'invalid_request_error', 'not_found', `No such resource exists: ${what}`),
@@ -34,9 +39,29 @@ export function send(res: ServerResponse, status: number, body: unknown, headers
 }
 
 export function sendFailure(res: ServerResponse, failure: ApiFailure): void {
+	write(res, failureReply(failure));
+}
+
+/** A whole answer held before it is sent, so that a fault can send it late, in part, or not at all. */
+export interface Reply {
+	status: number;
+	headers: Record<string, string>;
+	body: Buffer;
+}
+
+export function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
+	return { status, headers: { 'content-type': 'application/json', 'request-id': newId('req'), ...headers }, body: Buffer.from(JSON.stringify(value)) };
+}
+
+export function failureReply(failure: ApiFailure): Reply {
 	const error: Record<string, string> = { message: failure.message, type: failure.type, code: failure.code };
 	if (failure.param) error.param = failure.param;
-	send(res, failure.status, { error }, failure.headers);
+	return jsonReply(failure.status, { error }, failure.headers);
+}
+
+export function write(res: ServerResponse, reply: Reply): void {
+	res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+	res.end(reply.body);
 }
 
 export async function readRaw(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
@@ -76,4 +101,18 @@ export function newestFirst(a: { created: number; _seq?: number }, b: { created:
 /** What clients see of a stored object: fields starting with "_" are the fake's own. */
 export function publicView(value: unknown): unknown {
 	return JSON.parse(JSON.stringify(value, (key, entry) => (key.startsWith('_') ? undefined : entry)));
+}
+
+/** The API's rate limit per key over a sliding window: the 429 to answer, if this request is over it. */
+export function overLimit(sentAt: Map<string, number[]>, limit: { requests: number; windowMs: number } | false | undefined, key: string): ApiFailure | undefined {
+	if (!limit) return undefined;
+	const now = Date.now();
+	const log = (sentAt.get(key) ?? []).filter((time) => time > now - limit.windowMs);
+	sentAt.set(key, log);
+	if (log.length >= limit.requests) {
+		const retryAfter = Math.max(1, Math.ceil((log[0] + limit.windowMs - now) / 1000));
+		return new ApiFailure(429, 'rate_limited', 'rate_limited', 'Too many requests. Please slow down.', undefined, { 'retry-after': String(retryAfter) });
+	}
+	log.push(now);
+	return undefined;
 }

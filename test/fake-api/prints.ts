@@ -56,6 +56,8 @@ interface PrintInput {
 export class PrintStore {
 	readonly jobs = new Map<string, FakePrintJob>();
 	readonly files = new Map<string, UploadedFile>();
+	/** Every job created through the API, in order (seeded ones are not), kept after a draft is deleted. */
+	readonly created: FakePrintJob[] = [];
 
 	constructor(private readonly letterPdfUrl: (letterId: string) => string, private readonly backgroundExists: (id: string) => boolean) {}
 
@@ -81,7 +83,9 @@ export class PrintStore {
 			nudge: { x: null, y: null }, confirmation_email: true, metadata: {}, letters: [],
 		};
 		this.files.set(id, file);
-		return this.apply(job, input);
+		await this.apply(job, input);
+		this.created.push(job);
+		return job;
 	}
 
 	async update(id: string, fields: Fields): Promise<FakePrintJob> {

@@ -1,10 +1,16 @@
 import connect from 'connect';
 
-import { isFile, parseBody, type Field, type Fields } from './body';
-import { ApiFailure, apiKeyOf, fail, publicView, readRaw, send, sendFailure, type IncomingMessage, type ServerResponse } from './http';
-import { serveFile } from './fileHost';
+import { parseBody, summarise, type Field, type Fields } from './body';
 import { BackgroundStore, MergeStore } from './backgrounds';
-import { PrintStore } from './prints';
+import { carriesKey, serveElsewhere, type HostRequest } from './elsewhere';
+import { serveFile } from './fileHost';
+import { actsFirst, expects, inject, takeFault, waitsBeforeActing, type Fault } from './hostile';
+import { ApiFailure, apiKeyOf, asFailure, fail, failureReply, jsonReply, overLimit, publicView, readRaw, write, type IncomingMessage, type Reply, type ServerResponse } from './http';
+import { BACKGROUND_SORTS, listEnvelope, PRINT_SORTS, type SortFields } from './lists';
+import { PrintStore, type FakePrintJob } from './prints';
+
+export type { Fault, Garbage } from './hostile';
+export type { HostRequest } from './elsewhere';
 
 type Server = ReturnType<ReturnType<typeof connect>['listen']>;
 
@@ -15,6 +21,10 @@ export interface FakeOptions {
 	maxBodyBytes?: number;
 	/** Serve files from the API's own host (under /files, API key required) instead of a separate file host. */
 	filesOnApiHost?: boolean;
+	/** Wait this long before every API answer, after the work is done (a slow server, for benchmarks). */
+	latencyMs?: number;
+	/** Where the foreign "elsewhere" host listens (default: the API's host, on its own port). */
+	elsewhereHost?: string;
 }
 
 export interface RecordedRequest {
@@ -27,32 +37,13 @@ export interface RecordedRequest {
 	body: Record<string, unknown>;
 	/** Raw body text for small non-file bodies, to check the wire format. */
 	raw?: string;
+	/** -1 for a dropped or reset connection, 0 for a hang (or a request still in progress). */
 	status: number;
 }
 
-/** A fault to inject: answer `status` (or drop the connection), before or after the API acts. */
-export interface Fault {
-	method?: string;
-	path?: RegExp;
-	status?: number;
-	drop?: boolean;
-	/** Act on the request first (as a real server that fails while answering). */
-	afterActing?: boolean;
-	times?: number;
-	headers?: Record<string, string>;
-	/** Answer with this API error body instead of a bare fault. */
-	error?: { type: string; code: string; message: string; param?: string };
-}
-
-const summarise = (value: Field): unknown => {
-	if (isFile(value)) return { fileName: value.fileName, contentType: value.contentType, size: value.data.length };
-	if (Array.isArray(value)) return value.map(summarise);
-	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, summarise(v)]));
-	return value;
-};
-
 export class FakeIntelliprint {
 	readonly apiKey: string;
+	/** Every request the API host received, file-host requests too (path `files:/…`). */
 	readonly requests: RecordedRequest[] = [];
 	readonly faults: Fault[] = [];
 	readonly prints: PrintStore;
@@ -60,47 +51,63 @@ export class FakeIntelliprint {
 	readonly merges: MergeStore;
 	rateLimit: FakeOptions['rateLimit'];
 	rateLimited = 0;
+	/** Added to every API answer (see FakeOptions.latencyMs). */
+	latencyMs: number;
+	/** Every list answers its first page whatever `skip` says, with has_more while more exist. */
+	ignoreSkip = false;
+	/** Requests that reached the separate file host. */
+	readonly fileRequests: HostRequest[] = [];
+	/** Requests that reached the foreign host redirects point to. */
+	readonly elsewhere: HostRequest[] = [];
 	/** Bodies POSTed to the file host's /notify: stands in for a chat or email service in examples. */
 	readonly notifications: unknown[] = [];
 	/** Files published on the file host under /demo (the sandbox's sample PDFs). */
 	readonly published = new Map<string, { type: string; data: Buffer }>();
 	url = '';
 	fileUrl = '';
+	elsewhereUrl = '';
 	private readonly sentAt = new Map<string, number[]>();
-	private api?: Server;
-	private files?: Server;
+	private servers: Server[] = [];
+	private stopping = new AbortController();
 	private readonly maxBodyBytes: number;
 	private readonly filesOnApiHost: boolean;
+	private readonly options: FakeOptions;
 
 	constructor(options: FakeOptions = {}) {
+		this.options = options;
 		this.apiKey = options.apiKey ?? 'test_key_123';
 		this.rateLimit = options.rateLimit ?? { requests: 100, windowMs: 60_000 };
 		this.maxBodyBytes = options.maxBodyBytes ?? 100 * 1024 * 1024;
 		this.filesOnApiHost = options.filesOnApiHost ?? false;
+		this.latencyMs = options.latencyMs ?? 0;
 		const signed = (path: string) => `${this.fileUrl}${path}?expires=${Math.floor(Date.now() / 1000) + 3600}`;
 		this.backgrounds = new BackgroundStore((id) => signed(`/backgrounds/${id}.png`));
 		this.merges = new MergeStore((id) => signed(`/merges/${id}.pdf`));
 		this.prints = new PrintStore((id) => signed(`/letters/${id}.pdf`), (id) => this.backgrounds.backgrounds.has(id));
 	}
 
-	async start(port = 0, host = '127.0.0.1', filesPort = 0): Promise<this> {
-		const listen = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>, onPort: number) =>
-			new Promise<Server>((resolve) => {
-				const app = connect().use((req, res) => void handler(req, res));
-				const server: Server = app.listen(onPort, host, () => resolve(server));
+	async start(port = 0, host = '127.0.0.1', filesPort = 0, elsewherePort = 0): Promise<this> {
+		this.stopping = new AbortController();
+		const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>, onPort: number, onHost = host) => {
+			const server = await new Promise<Server>((resolve) => {
+				// A client that hangs up mid-request must not become an unhandled rejection.
+				const app = connect().use((req, res) => void handler(req, res).catch(() => res.destroy()));
+				const listening: Server = app.listen(onPort, onHost, () => resolve(listening));
 			});
-		this.api = await listen((req, res) => this.handle(req, res), port);
-		this.files = await listen((req, res) => this.serveFile(req, res), filesPort);
-		this.url = `http://${host}:${(this.api.address() as { port: number }).port}/v1`;
-		this.fileUrl = this.filesOnApiHost
-			? `${this.url.replace(/\/v1$/, '')}/files`
-			: `http://${host}:${(this.files.address() as { port: number }).port}`;
+			this.servers.push(server);
+			return `http://${onHost}:${(server.address() as { port: number }).port}`;
+		};
+		this.url = `${await listen((req, res) => this.handle(req, res), port)}/v1`;
+		const files = await listen(async (req, res) => void (await serveFile(this, req, res)), filesPort);
+		this.elsewhereUrl = await listen((req, res) => serveElsewhere(this.elsewhere, req, res), elsewherePort, this.options.elsewhereHost);
+		this.fileUrl = this.filesOnApiHost ? `${this.url.replace(/\/v1$/, '')}/files` : files;
 		return this;
 	}
 
 	async stop(): Promise<void> {
-		for (const server of [this.api, this.files]) {
-			if (!server) continue;
+		// Ends every pending latency wait, so a slow answer cannot outlive the fake.
+		this.stopping.abort();
+		for (const server of this.servers.splice(0)) {
 			server.closeAllConnections();
 			await new Promise((resolve) => server.close(resolve));
 		}
@@ -112,34 +119,37 @@ export class FakeIntelliprint {
 		return `${this.fileUrl}/demo/${name}`;
 	}
 
-	/** Forgets recorded requests and the rate-limit history (jobs are kept). */
+	/** Forgets recorded requests (all hosts) and the rate-limit history (jobs are kept). */
 	resetRecording(): void {
 		this.requests.length = 0;
+		this.fileRequests.length = 0;
+		this.elsewhere.length = 0;
 		this.sentAt.clear();
 		this.rateLimited = 0;
 	}
 
-	private checkRateLimit(key: string): void {
-		if (!this.rateLimit) return;
-		const { requests, windowMs } = this.rateLimit;
-		const now = Date.now();
-		const log = (this.sentAt.get(key) ?? []).filter((time) => time > now - windowMs);
-		this.sentAt.set(key, log);
-		if (log.length >= requests) {
-			this.rateLimited++;
-			const retryAfter = Math.max(1, Math.ceil((log[0] + windowMs - now) / 1000));
-			throw new ApiFailure(429, 'rate_limited', 'rate_limited', 'Too many requests. Please slow down.', undefined, { 'retry-after': String(retryAfter) });
-		}
-		log.push(now);
+	/** Back to a well-behaved server: no faults, no added latency, skip honoured. */
+	calm(): void {
+		this.faults.length = 0;
+		this.latencyMs = this.options.latencyMs ?? 0;
+		this.ignoreSkip = false;
 	}
 
-	private takeFault(method: string, path: string): Fault | undefined {
-		const index = this.faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || f.path.test(path)));
-		if (index === -1) return undefined;
-		const fault = this.faults[index];
-		fault.times = (fault.times ?? 1) - 1;
-		if (fault.times <= 0) this.faults.splice(index, 1);
-		return fault;
+	/** Requests that reached a host other than the API's carrying the API key (in a header, Basic credentials or the URL). */
+	keyLeaks(): number {
+		return [...this.fileRequests, ...this.elsewhere].filter((request) => carriesKey(request, this.apiKey)).length;
+	}
+
+	/** Every print job created through the API (seeded ones left out), in order, deleted drafts included. */
+	createdPrintJobs(): FakePrintJob[] {
+		return [...this.prints.created];
+	}
+
+	/** An accurate wait without a global timer (n8n's lint forbids them), cut short when the fake stops. */
+	async pause(ms: number): Promise<void> {
+		if (!(ms > 0) || this.stopping.signal.aborted) return;
+		const signal = AbortSignal.any([AbortSignal.timeout(ms), this.stopping.signal]);
+		await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -150,58 +160,71 @@ export class FakeIntelliprint {
 			contentType: req.headers['content-type'], body: {}, status: 0,
 		};
 		this.requests.push(record);
-		const answer = (status: number, body: unknown, headers?: Record<string, string>) => {
-			record.status = status;
-			send(res, status, body, headers);
-		};
+		let reply: Reply;
 		try {
 			const raw = await readRaw(req, this.maxBodyBytes);
 			const key = apiKeyOf(req);
 			if (!key) throw new ApiFailure(401, 'authentication_error', 'no_api_key', 'No API key provided. Send it as a Bearer token in the Authorization header.');
 			if (key !== this.apiKey) throw new ApiFailure(401, 'authentication_error', 'invalid_api_key', 'Invalid API key provided.');
-			this.checkRateLimit(key);
+			const limited = overLimit(this.sentAt, this.rateLimit, key);
+			if (limited) {
+				this.rateLimited++;
+				throw limited;
+			}
 			if (this.filesOnApiHost && url.pathname.startsWith('/files/')) {
-				record.status = 200;
 				req.url = url.pathname.slice('/files'.length) + url.search;
-				return await this.serveFile(req, res);
+				record.status = (await serveFile(this, req, res, raw)).status;
+				return;
 			}
 			const fields = await parseBody(raw, req.headers['content-type']);
 			record.body = summarise(fields as Field) as Record<string, unknown>;
 			if (raw.length < 65536 && !/multipart/.test(record.contentType ?? '')) record.raw = raw.toString('utf8');
-			const fault = this.takeFault(method, url.pathname);
-			if (fault && !fault.afterActing) return this.injectFault(fault, res, record);
-			const [status, body] = await this.route(method, url, fields);
-			if (fault) return this.injectFault(fault, res, record);
-			answer(status, body);
+			const fault = takeFault(this.faults, 'api', method, url.pathname);
+			if (fault) return await this.hostile(fault, method, url, fields, res, record);
+			reply = await this.act(method, url, fields);
 		} catch (error) {
-			if (error instanceof ApiFailure) {
-				record.status = error.status;
-				return sendFailure(res, error);
-			}
-			record.status = 500;
-			sendFailure(res, new ApiFailure(500, 'internal_error', 'internal_error', `Internal error: ${(error as Error).message}`));
+			reply = failureReply(asFailure(error));
 		}
+		await this.pause(this.latencyMs);
+		record.status = reply.status;
+		write(res, reply);
 	}
 
-	private injectFault(fault: Fault, res: ServerResponse, record: RecordedRequest): void {
-		if (fault.drop) {
-			record.status = -1;
-			res.socket?.destroy();
-			return;
+	private async hostile(fault: Fault, method: string, url: URL, fields: Fields, res: ServerResponse, record: RecordedRequest): Promise<void> {
+		if (waitsBeforeActing(fault)) await this.pause(fault.latencyMs ?? 0);
+		const reply = actsFirst(fault) ? await this.act(method, url, fields) : undefined;
+		await this.pause(this.latencyMs);
+		const origin = this.url.replace(/\/v1$/, '');
+		await inject(fault, {
+			res, reply, expects: expects(method, url.pathname), pause: (ms) => this.pause(ms),
+			setStatus: (status) => (record.status = status),
+			location: (to) => (to === 'elsewhere' ? `${this.elsewhereUrl}${url.pathname}${url.search}` : `${origin}/v1-moved${url.pathname.replace(/^\/v1(-moved)?/, '')}${url.search}`),
+			failure: (status, { error }, headers) => {
+				const code = status === 429 ? 'rate_limited' : 'internal_error';
+				const { type, message, param } = error ?? { type: code, message: 'Injected fault.', param: undefined };
+				return failureReply(new ApiFailure(status, type, error?.code ?? code, message, param, headers));
+			},
+		});
+	}
+
+	/** The API's work and its answer; failures become answers too, so a fault can follow either. */
+	private async act(method: string, url: URL, fields: Fields): Promise<Reply> {
+		try {
+			const [status, body] = await this.route(method, url, fields);
+			return jsonReply(status, body);
+		} catch (error) {
+			return failureReply(asFailure(error));
 		}
-		record.status = fault.status ?? 500;
-		const code = record.status === 429 ? 'rate_limited' : 'internal_error';
-		const error = fault.error ?? { type: code, code, message: 'Injected fault.' };
-		sendFailure(res, new ApiFailure(record.status, error.type, error.code, error.message, error.param, fault.headers ?? {}));
 	}
 
 	private async route(method: string, url: URL, fields: Fields): Promise<[number, unknown]> {
-		const path = url.pathname.replace(/\/+$/, '');
+		// `/v1-moved` is the same API under another path: the target of same-host redirects.
+		const path = url.pathname.replace(/^\/v1-moved(?=\/|$)/, '/v1').replace(/\/+$/, '');
 		const match = /^\/v1\/prints(?:\/([^/]+))?$/.exec(path);
 		if (match) {
 			const id = match[1] ? decodeURIComponent(match[1]) : undefined;
 			if (!id && method === 'POST') return [200, publicView(await this.prints.create(fields))];
-			if (!id && method === 'GET') return [200, this.listEnvelope(this.prints.list(url.searchParams), url.searchParams)];
+			if (!id && method === 'GET') return [200, this.listEnvelope(this.prints.list(url.searchParams), url.searchParams, PRINT_SORTS)];
 			if (id && method === 'GET') return [200, publicView(this.prints.get(id))];
 			if (id && method === 'POST') return [200, publicView(await this.prints.update(id, fields))];
 			if (id && method === 'DELETE') return [200, publicView(this.prints.remove(id))];
@@ -210,7 +233,7 @@ export class FakeIntelliprint {
 		if (background) {
 			const id = background[1] ? decodeURIComponent(background[1]) : undefined;
 			if (!id && method === 'POST') return [200, publicView(this.backgrounds.create(fields))];
-			if (!id && method === 'GET') return [200, this.listEnvelope(this.backgrounds.list(url.searchParams), url.searchParams)];
+			if (!id && method === 'GET') return [200, this.listEnvelope(this.backgrounds.list(url.searchParams), url.searchParams, BACKGROUND_SORTS)];
 			if (id && method === 'GET') return [200, publicView(this.backgrounds.get(id))];
 			// The reference says PATCH; the official SDK sends POST to the same path.
 			if (id && (method === 'PATCH' || method === 'POST')) return [200, publicView(this.backgrounds.update(id, fields))];
@@ -220,17 +243,9 @@ export class FakeIntelliprint {
 		throw fail.notFound(`${method} ${url.pathname}`);
 	}
 
-	listEnvelope(all: unknown[], query: URLSearchParams): unknown {
-		const limit = query.has('limit') ? Number(query.get('limit')) : 10;
-		const skip = query.has('skip') ? Number(query.get('skip')) : 0;
-		if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw fail.invalid('parameter_invalid', 'Invalid value for limit: must be a whole number from 1 to 1000.', 'limit');
-		if (!Number.isInteger(skip) || skip < 0) throw fail.invalid('parameter_invalid', 'Invalid value for skip: must be a whole number of 0 or more.', 'skip');
-		const data = all.slice(skip, skip + limit).map((entry) => publicView(entry));
-		return { object: 'list', data, total_available: all.length, has_more: skip + data.length < all.length };
-	}
-
-	private async serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		await serveFile(this, req, res);
+	/** The API's list envelope (limit/skip, sort_field/sort_order when sort fields are given, fields). */
+	listEnvelope<T extends { created?: number; _seq?: number }>(all: T[], query: URLSearchParams, sortFields?: SortFields<T>): unknown {
+		return listEnvelope(all, query, sortFields, this.ignoreSkip);
 	}
 }
 

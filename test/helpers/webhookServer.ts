@@ -1,72 +1,197 @@
 import express from 'express';
 import { WebhookContext } from 'n8n-core';
-import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookData, WorkflowExecuteMode } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookData, IWebhookResponseData, WorkflowExecuteMode } from 'n8n-workflow';
+import { vi } from 'vitest';
 
 import { IntelliprintTrigger } from '../../nodes/IntelliprintTrigger/IntelliprintTrigger.node';
 import { singleNodeWorkflow, testAdditionalData } from './n8n';
 
 type Server = ReturnType<ReturnType<typeof express>['listen']>;
+type Request = Parameters<Parameters<ReturnType<typeof express>['post']>[1]>[0];
+type Response = Parameters<Parameters<ReturnType<typeof express>['post']>[1]>[1];
+
+/** How one request was answered, seen from n8n's side. */
+export interface Answer {
+	workflowId: string;
+	status: number;
+	/** The answer's body: parsed when it is JSON, else the text. */
+	body: unknown;
+	/** The items of the run it started, if it started one. */
+	started?: INodeExecutionData[];
+	/** What webhook() threw, if it threw (n8n then answers 500 and saves an error execution). */
+	threw?: unknown;
+}
+
+interface HostedWorkflow {
+	parameters: INodeParameters;
+	signingSecret: string;
+	/** 'webhook' is the production URL; 'manual' the Test URL, whose static data n8n never saves. */
+	mode: WorkflowExecuteMode;
+	/** The static data as n8n's database holds it: plain JSON, written after each answer that changed it. */
+	saved: IDataObject;
+}
+
+const DEFAULT_WORKFLOW = 'wf-1';
 
 /**
- * Serves the Intelliprint Trigger the way n8n's webhook server does: Express keeps the raw body
- * (and a parsed one), n8n-core's WebhookContext runs the node's webhook(), and the result decides
- * between the node's own answer, a plain acknowledgement that starts nothing, or a started run.
+ * Serves the Intelliprint Trigger the way n8n's webhook server does (n8n 2.41 live-webhooks and
+ * webhook-helpers): the raw body is read whatever its type, n8n-core's WebhookContext runs the
+ * node's webhook() on a workflow loaded with its saved static data, the result decides the answer
+ * (including n8n's onReceived defaults), and changed static data is saved after the answer. Several
+ * workflows can be hosted at once, each at /webhook/<workflow id>/webhook with its own static data.
  */
 export class TriggerServer {
 	/** The items of every workflow run the trigger started. */
 	readonly started: INodeExecutionData[][] = [];
+	/** Every request's answer, in order. */
+	readonly answers: Answer[] = [];
 	url = '';
+	private base = '';
 	private server?: Server;
+	private trigger = new IntelliprintTrigger();
+	private readonly workflows = new Map<string, HostedWorkflow>();
+	private readonly inFlight = new Set<Promise<void>>();
 
-	constructor(
-		private parameters: INodeParameters,
-		private signingSecret: string,
-	) {}
+	constructor(parameters: INodeParameters, signingSecret: string) {
+		this.host(DEFAULT_WORKFLOW, parameters, signingSecret);
+	}
 
-	configure(parameters: INodeParameters, signingSecret = this.signingSecret): void {
-		this.parameters = parameters;
-		this.signingSecret = signingSecret;
+	/** Changes the default workflow's parameters (its saved static data stays). */
+	configure(parameters: INodeParameters, signingSecret = this.workflows.get(DEFAULT_WORKFLOW)!.signingSecret): void {
+		Object.assign(this.workflows.get(DEFAULT_WORKFLOW)!, { parameters, signingSecret });
+	}
+
+	/** Hosts (or reconfigures) a workflow and returns its webhook URL. */
+	host(workflowId: string, parameters: INodeParameters, signingSecret: string, mode: WorkflowExecuteMode = 'webhook'): string {
+		const saved = this.workflows.get(workflowId)?.saved ?? {};
+		this.workflows.set(workflowId, { parameters, signingSecret, mode, saved });
+		return this.urlOf(workflowId);
+	}
+
+	urlOf(workflowId: string): string {
+		return `${this.base}/webhook/${workflowId}/webhook`;
+	}
+
+	/** The static data n8n would have in its database for the workflow. */
+	savedStaticData(workflowId = DEFAULT_WORKFLOW): IDataObject {
+		return this.workflows.get(workflowId)!.saved;
+	}
+
+	/** A restarted n8n: the node's modules load afresh (nothing kept in memory), the saved static data stays. */
+	async restart(): Promise<void> {
+		await this.idle();
+		vi.resetModules();
+		const fresh = await import('../../nodes/IntelliprintTrigger/IntelliprintTrigger.node');
+		this.trigger = new fresh.IntelliprintTrigger();
+	}
+
+	/** Waits until every request received so far has been answered and recorded. */
+	async idle(): Promise<void> {
+		await Promise.all([...this.inFlight]);
+	}
+
+	/** Posts a request and returns how it was answered. */
+	async deliver(request: { body: string | Buffer; headers: Headers | Record<string, string> }, workflowId = DEFAULT_WORKFLOW): Promise<Answer> {
+		await fetch(this.urlOf(workflowId), { method: 'POST', body: request.body, headers: request.headers }).then(async (r) => await r.arrayBuffer());
+		await this.idle();
+		return this.answers[this.answers.length - 1];
 	}
 
 	async start(): Promise<this> {
-		const trigger = new IntelliprintTrigger();
 		const app = express();
-		app.post('/webhook/:id/webhook', express.raw({ type: '*/*' }), async (req, res) => {
-			const raw = req.body as Buffer;
-			Object.assign(req, { rawBody: raw, body: safeJson(raw) });
-			const { workflow, node } = singleNodeWorkflow('n8n-nodes-intelliprint.intelliprintTrigger', this.parameters);
-			const additionalData = testAdditionalData({}, undefined, { intelliprintWebhookApi: { signingSecret: this.signingSecret } });
-			Object.assign(additionalData, { httpRequest: req, httpResponse: res });
-			const webhookData = {
-				httpMethod: 'POST', node: node.name, path: 'webhook', workflowId: workflow.id,
-				webhookDescription: trigger.description.webhooks![0], workflowExecuteAdditionalData: additionalData,
-			} as IWebhookData;
-			const context = new WebhookContext(workflow, node, additionalData, 'webhook' as WorkflowExecuteMode, webhookData, [], null);
-			const result = await trigger.webhook.call(context);
-			if (result.noWebhookResponse) return;
-			if (result.workflowData === undefined) {
-				res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
-				return;
-			}
-			this.started.push(result.workflowData[0]);
-			res.status(200).json({ message: 'Workflow was started' });
+		app.post('/webhook/:id/webhook', (req, res) => {
+			const handled = this.handle(req, res);
+			this.inFlight.add(handled);
+			void handled.finally(() => this.inFlight.delete(handled));
 		});
 		await new Promise<void>((resolve) => {
 			this.server = app.listen(0, '127.0.0.1', () => resolve());
 		});
-		this.url = `http://127.0.0.1:${(this.server!.address() as { port: number }).port}/webhook/wh-1/webhook`;
+		this.base = `http://127.0.0.1:${(this.server!.address() as { port: number }).port}`;
+		this.url = this.urlOf(DEFAULT_WORKFLOW);
 		return this;
 	}
 
 	async stop(): Promise<void> {
 		await new Promise((resolve) => this.server?.close(resolve));
 	}
+
+	private async handle(req: Request, res: Response): Promise<void> {
+		const workflowId = String(req.params.id);
+		const hosted = this.workflows.get(workflowId);
+		if (!hosted) {
+			res.status(404).json({ message: 'not registered' });
+			return;
+		}
+		const raw = await readBody(req);
+		Object.assign(req, { rawBody: raw, body: safeJson(raw), readRawBody: async () => {} });
+		let sentBody: string | undefined;
+		const send = res.send.bind(res);
+		res.send = ((body?: unknown) => {
+			sentBody = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : JSON.stringify(body);
+			return send(body);
+		}) as typeof res.send;
+
+		const { workflow, node } = singleNodeWorkflow('n8n-nodes-intelliprint.intelliprintTrigger', hosted.parameters, structuredClone(hosted.saved));
+		workflow.id = workflowId;
+		const additionalData = testAdditionalData({}, undefined, { intelliprintWebhookApi: { signingSecret: hosted.signingSecret } });
+		Object.assign(additionalData, { httpRequest: req, httpResponse: res });
+		const description = this.trigger.description.webhooks![0];
+		const webhookData = {
+			httpMethod: 'POST', node: node.name, path: 'webhook', workflowId,
+			webhookDescription: description, workflowExecuteAdditionalData: additionalData,
+		} as IWebhookData;
+		const context = new WebhookContext(workflow, node, additionalData, hosted.mode, webhookData, [], null);
+
+		const answer: Answer = { workflowId, status: 0, body: undefined };
+		let result: IWebhookResponseData | undefined;
+		try {
+			result = await this.trigger.webhook!.call(context);
+		} catch (error) {
+			answer.threw = error;
+		}
+		if (result === undefined) {
+			if (!res.headersSent) res.status(500).json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
+		} else if (result.workflowData === undefined) {
+			if (!result.noWebhookResponse && !res.headersSent) res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
+		} else {
+			answer.started = result.workflowData[0];
+			this.started.push(result.workflowData[0]);
+			if (!result.noWebhookResponse && !res.headersSent) sendOnReceived(res, description.responseData as string | undefined, result);
+		}
+		// n8n would leave the request hanging; make that visible.
+		if (!res.headersSent) res.status(504).json({ message: 'The node answered nothing' });
+		if (result !== undefined && hosted.mode === 'webhook' && workflow.staticData.__dataChanged === true) {
+			hosted.saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		}
+		answer.status = res.statusCode;
+		answer.body = safeJson(Buffer.from(sentBody ?? ''), sentBody);
+		this.answers.push(answer);
+	}
 }
 
-function safeJson(raw: Buffer): IDataObject {
+/** n8n's onReceived answer for a started run (webhook-on-received-response-extractor). */
+function sendOnReceived(res: Response, responseData: string | undefined, result: IWebhookResponseData): void {
+	const evaluated = responseData ?? 'firstEntryJson';
+	if (evaluated === 'noData') {
+		res.status(200).end();
+		return;
+	}
+	const body = evaluated ? evaluated : (result.webhookResponse ?? { message: 'Workflow was started' });
+	if (typeof body === 'string') res.status(200).send(body);
+	else res.status(200).json(body);
+}
+
+async function readBody(req: Request): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
+function safeJson(raw: Buffer, fallback: unknown = {}): IDataObject {
 	try {
 		return JSON.parse(raw.toString('utf8')) as IDataObject;
 	} catch {
-		return {};
+		return fallback as IDataObject;
 	}
 }

@@ -20,7 +20,7 @@ export async function backgroundItems(
 	for (const background of backgrounds) {
 		const item: INodeExecutionData = { json: background, pairedItem: { item: itemIndex } };
 		if (download && background.preview) {
-			const file = await downloadFile(ctx, background.preview, `the preview of background ${background.id}`, itemIndex);
+			const file = await downloadFile(ctx, background.preview, `the preview of background ${background.id}`, itemIndex, 'png');
 			const fileName = `${background.name || background.id}.png`.replace(/[\\/]/g, '-');
 			item.binary = { [property]: await ctx.helpers.prepareBinaryData(file.data, fileName, 'image/png') };
 		}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, encodeMultipart, flattenFormFields, type FormObject } from '../transport';
+import { apiRequest, encodeMultipart, flattenFormFields, type FormObject, EXPECT } from '../transport';
 import type { PrintJob } from './output';
 
 /**
@@ -16,19 +16,19 @@ export async function updatePrintJob(
 	action: string,
 ): Promise<PrintJob> {
 	try {
-		return await apiRequest<PrintJob>(ctx, {
+		return await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob,
 			method: 'POST',
 			path: `/prints/${id}`,
 			multipart: encodeMultipart(flattenFormFields(body)),
 			itemIndex,
 		});
 	} catch (error) {
-		const status = Number((error as NodeApiError).httpCode);
-		// A 4xx other than 404 is a refusal; apiRequest throws nothing but NodeApiErrors.
-		const refused = status >= 400 && status < 500 && status !== 404;
+		// Only a refusal of the values (400) can mean "already confirmed"; after a 429, an auth or
+		// payment refusal, a lookup would only spend another request.
+		const refused = (error as NodeApiError).httpCode === '400';
 		// Re-wrapping hands back the same NodeApiError instance.
 		if (!refused) throw new NodeApiError(ctx.getNode(), error as JsonObject);
-		const job = await apiRequest<PrintJob>(ctx, { method: 'GET', path: `/prints/${id}`, itemIndex });
+		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex });
 		if (!job.confirmed) throw new NodeApiError(ctx.getNode(), error as JsonObject);
 		const when = typeof job.confirmed_at === 'number' ? ` on ${new Date(job.confirmed_at * 1000).toISOString()}` : '';
 		throw new NodeOperationError(ctx.getNode(), `Print job ${id} is already confirmed, so it cannot be ${action}`, {

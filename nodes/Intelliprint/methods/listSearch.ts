@@ -2,7 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeLis
 
 import type { Background } from '../helpers/backgroundOutput';
 import type { PrintJob } from '../helpers/output';
-import { apiRequest, type ListPage } from '../transport';
+import { listPage } from '../transport';
 
 const PAGE_SIZE = 100;
 
@@ -15,7 +15,7 @@ async function searchPage<T extends IDataObject & { id: string }>(
 	filter: string | undefined,
 	toItem: (entry: T) => INodeListSearchItems,
 ): Promise<{ results: INodeListSearchItems[]; nextSkip?: number }> {
-	const page = await apiRequest<ListPage<T>>(ctx, { method: 'GET', path, qs: { ...qs, limit: PAGE_SIZE, skip } });
+	const page = await listPage<T>(ctx, path, { ...qs, limit: PAGE_SIZE, skip });
 	const needle = filter?.trim().toLowerCase();
 	const results = page.data
 		.map(toItem)

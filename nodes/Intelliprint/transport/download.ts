@@ -1,6 +1,10 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { connectionSettings, send, type IntelliprintContext } from './request';
+import { connectionSettings, type IntelliprintContext } from './connection';
+import { send } from './send';
+
+/** The first bytes each kind of file Intelliprint links to starts with. */
+const SIGNATURES = { pdf: Buffer.from('%PDF-'), png: Buffer.from([0x89, 0x50, 0x4e, 0x47]) };
 
 export interface DownloadedFile {
 	data: Buffer;
@@ -17,8 +21,19 @@ export async function downloadFile(
 	url: string,
 	what: string,
 	itemIndex?: number,
+	kind: keyof typeof SIGNATURES = 'pdf',
 ): Promise<DownloadedFile> {
-	const { baseUrl } = await connectionSettings(ctx);
+	const { apiOrigin } = await connectionSettings(ctx);
+	let origin: string;
+	try {
+		origin = new URL(url).origin;
+	} catch {
+		throw new NodeApiError(ctx.getNode(), {}, {
+			message: `Intelliprint gave no usable link for ${what}`,
+			description: `The link was ${JSON.stringify(String(url).slice(0, 100))}. Get the item again for a fresh link.`,
+			itemIndex,
+		});
+	}
 	const response = await send(ctx, {
 		options: {
 			method: 'GET',
@@ -27,14 +42,12 @@ export async function downloadFile(
 			json: false,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			// Signed links must not hand the key on if the file host redirects elsewhere.
-			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		repeatable: true,
-		toApi: new URL(url).origin === new URL(baseUrl).origin,
+		toApi: origin === apiOrigin,
 		itemIndex,
 	});
-	if (response.statusCode >= 400) {
+	if (response.statusCode >= 300) {
 		throw new NodeApiError(ctx.getNode(), {}, {
 			message: `Could not download ${what} (HTTP ${response.statusCode})`,
 			description: [403, 404, 410].includes(response.statusCode)
@@ -44,9 +57,18 @@ export async function downloadFile(
 			itemIndex,
 		});
 	}
+	const data = Buffer.from(response.body as ArrayBuffer);
+	// A proxy's error page with a 200 status must not pass for the file.
+	if (data.subarray(0, 1024).indexOf(SIGNATURES[kind]) === -1) {
+		throw new NodeApiError(ctx.getNode(), {}, {
+			message: `The download of ${what} is not a ${kind.toUpperCase()} file`,
+			description: `The file host answered HTTP ${response.statusCode} with ${data.length} bytes that do not look like a ${kind.toUpperCase()}. A proxy may have answered instead of the file host. Try again later.`,
+			itemIndex,
+		});
+	}
 	const contentType = response.headers?.['content-type'];
 	return {
-		data: Buffer.from(response.body as ArrayBuffer),
+		data,
 		mimeType: (Array.isArray(contentType) ? contentType[0] : contentType)?.split(';')[0] ?? 'application/octet-stream',
 	};
 }

@@ -53,7 +53,7 @@ const EXPLANATIONS: Record<string, Explanation> = {
 		hint: 'Check the ID (print jobs start with "print_", backgrounds with "bg_") and that it belongs to this account.',
 	},
 	rate_limited: {
-		message: () => 'Intelliprint is still rate limiting this API key after several waits',
+		message: () => 'Intelliprint is rate limiting this API key',
 		hint: 'Other workflows or apps share this key. Run fewer at once, or lower "Requests Allowed" in the credential.',
 	},
 	internal_error: {

@@ -6,6 +6,7 @@ import { sleep } from 'n8n-workflow';
  * credential, shared by every execution in this n8n process.
  */
 interface Slot {
+	/** When the API last could have counted the request; Infinity while it is still in flight. */
 	at: number;
 }
 
@@ -42,11 +43,16 @@ export async function waitForSlot(key: string, limit: RateLimit): Promise<() => 
 		window.slots = window.slots.filter((slot) => slot.at > now - limit.windowMs);
 		let waitMs = window.blockedUntil - now;
 		if (waitMs <= 0 && window.slots.length < limit.requests) {
-			const slot = { at: now };
+			// A request still in flight (a long upload, say) keeps its slot however long it takes.
+			const slot = { at: Number.POSITIVE_INFINITY };
 			window.slots.push(slot);
 			return () => (slot.at = Date.now());
 		}
-		if (waitMs <= 0) waitMs = Math.min(...window.slots.map((slot) => slot.at)) + limit.windowMs - now + 1;
+		if (waitMs <= 0) {
+			const oldest = Math.min(...window.slots.map((slot) => slot.at));
+			// All slots in flight: look again shortly, when one of them has been answered.
+			waitMs = Number.isFinite(oldest) ? oldest + limit.windowMs - now + 1 : 50;
+		}
 		await sleep(waitMs);
 	}
 }

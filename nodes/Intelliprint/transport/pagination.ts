@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequest, type IntelliprintContext } from './request';
+import type { IntelliprintContext } from './connection';
+import { apiRequest, EXPECT } from './request';
 
 /** The envelope every list endpoint answers with. */
 export interface ListPage<T = IDataObject> {
@@ -12,31 +14,58 @@ export interface ListPage<T = IDataObject> {
 
 /** The largest page the API serves: Return All asks for it to use as few requests as it can. */
 export const MAX_PAGE_SIZE = 1000;
+/** A hard stop for Return All: 500 pages of 1,000 are more than any account lists, and memory is bounded. */
+export const MAX_PAGES = 500;
 
-/**
- * Reads a list endpoint page by page (limit/skip) until `has_more` is false, or until `max`
- * entries were read when a limit is given.
- */
-export async function apiRequestAllItems<T = IDataObject>(
+/** One page of a list endpoint, its shape checked. */
+export async function listPage<T = IDataObject>(
 	ctx: IntelliprintContext,
 	path: string,
 	qs: IDataObject,
-	options: { max?: number; itemIndex?: number } = {},
+	itemIndex?: number,
+): Promise<ListPage<T>> {
+	return await apiRequest<ListPage<T>>(ctx, { method: 'GET', path, qs, expect: EXPECT.list, itemIndex });
+}
+
+/**
+ * Reads a list endpoint page by page (limit/skip) until `has_more` is false, or until `max`
+ * entries were read when a limit is given. A list that claims more but brings nothing new (it
+ * ignores `skip`, or repeats itself) stops with an error instead of paging forever.
+ */
+export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
+	ctx: IntelliprintContext,
+	path: string,
+	qs: IDataObject,
+	options: { max?: number; itemIndex?: number; until?: (entry: T) => boolean } = {},
 ): Promise<T[]> {
 	const results: T[] = [];
+	const seen = new Set<unknown>();
 	const wanted = options.max ?? Number.POSITIVE_INFINITY;
 	let skip = 0;
-	for (;;) {
+	for (let pages = 1; ; pages++) {
 		const limit = Math.min(MAX_PAGE_SIZE, wanted - results.length);
-		const page = await apiRequest<ListPage<T>>(ctx, {
-			method: 'GET',
-			path,
-			qs: { ...qs, limit, skip },
-			itemIndex: options.itemIndex,
-		});
-		results.push(...page.data);
+		const page = await listPage<T>(ctx, path, { ...qs, limit, skip }, options.itemIndex);
+		const fresh = page.data.filter((entry) => !seen.has(entry?.id ?? entry));
+		for (const entry of fresh) {
+			seen.add(entry?.id ?? entry);
+			if (options.until?.(entry)) return results;
+			results.push(entry);
+		}
 		skip += page.data.length;
-		if (!page.has_more || page.data.length === 0 || results.length >= wanted) break;
+		if (!page.has_more || results.length >= wanted) return results.slice(0, wanted);
+		if (fresh.length === 0) {
+			throw new NodeApiError(ctx.getNode(), {}, {
+				message: `Intelliprint's list at ${path} says it has more, but its next page brought nothing new`,
+				description: `After ${results.length} entries the list repeated itself or came back empty. Use a Limit instead of Return All, or narrow the list with filters.`,
+				itemIndex: options.itemIndex,
+			});
+		}
+		if (pages >= MAX_PAGES) {
+			throw new NodeApiError(ctx.getNode(), {}, {
+				message: `Intelliprint's list at ${path} goes on past ${MAX_PAGES} pages`,
+				description: `The node stopped after ${results.length} entries to keep memory bounded. Narrow the list with filters, or use a Limit.`,
+				itemIndex: options.itemIndex,
+			});
+		}
 	}
-	return results;
 }

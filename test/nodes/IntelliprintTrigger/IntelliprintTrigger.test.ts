@@ -47,8 +47,8 @@ async function post(request: { body: string; headers: Record<string, string> }) 
 
 describe('Intelliprint Trigger (webhook)', () => {
 	it('starts the workflow with the event as the item, for webhook-* and svix-* header names', async () => {
-		expect((await post(delivery(failed))).status).toBe(200);
-		expect((await post(delivery(returned, { family: 'svix' }))).status).toBe(200);
+		expect(await post(delivery(failed))).toEqual({ status: 200, body: { received: true } });
+		expect(await post(delivery(returned, { family: 'svix' }))).toEqual({ status: 200, body: { received: true } });
 		expect(server.started.map((items) => items.map((i) => i.json))).toEqual([[failed], [returned]]);
 	});
 
@@ -118,6 +118,13 @@ describe('Intelliprint Trigger (webhook)', () => {
 		const notice = new IntelliprintTrigger().description.properties.find((p) => p.name === 'unverifiedNotice');
 		expect(notice?.displayName).toContain('NOT verified');
 		expect(notice?.displayOptions?.show).toEqual({ verifySignatures: [false] });
+	});
+
+	it('tells how to try the trigger in the words of n8n 2.x', async () => {
+		const { IntelliprintTrigger } = await import('../../../nodes/IntelliprintTrigger/IntelliprintTrigger.node');
+		const setup = new IntelliprintTrigger().description.properties.find((p) => p.name === 'setupNotice');
+		expect(setup?.displayName).toContain('"Test this trigger"');
+		expect(setup?.displayName).not.toContain('Listen for test event');
 	});
 
 	it("checks the signing secret's form in the credential test", async () => {

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { backgroundItems, type Background } from '../../helpers/backgroundOutput';
 import { readPdfProperty } from '../../helpers/binary';
-import { apiRequest, encodeMultipart, flattenFormFields } from '../../transport';
+import { apiRequest, encodeMultipart, flattenFormFields, EXPECT } from '../../transport';
 import { backgroundPreviewFields, inputBinaryField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -36,6 +36,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		name: (this.getNodeParameter('name', itemIndex, '') as string) || undefined,
 		team: (this.getNodeParameter('team', itemIndex, '') as string) || undefined,
 	});
-	const background = await apiRequest<Background>(this, { method: 'POST', path: '/backgrounds', multipart: encodeMultipart(body), itemIndex });
+	const background = await apiRequest<Background>(this, { expect: EXPECT.background, method: 'POST', path: '/backgrounds', multipart: encodeMultipart(body), itemIndex });
 	return await backgroundItems(this, [background], itemIndex);
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getBackgroundId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport';
+import { apiRequest, EXPECT } from '../../transport';
 import { backgroundLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [backgroundLocator('background', 'Background', 'The background to delete')];
@@ -11,6 +11,6 @@ export const description = updateDisplayOptions({ show: { resource: ['background
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = getBackgroundId(this, itemIndex);
-	const result = await apiRequest<IDataObject>(this, { method: 'DELETE', path: `/backgrounds/${id}`, itemIndex });
+	const result = await apiRequest<IDataObject>(this, { expect: EXPECT.background, method: 'DELETE', path: `/backgrounds/${id}`, itemIndex });
 	return [{ json: result, pairedItem: { item: itemIndex } }];
 }

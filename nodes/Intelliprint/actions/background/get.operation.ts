@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { backgroundItems, type Background } from '../../helpers/backgroundOutput';
 import { getBackgroundId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport';
+import { apiRequest, EXPECT } from '../../transport';
 import { backgroundLocator, backgroundPreviewFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -15,6 +15,6 @@ export const description = updateDisplayOptions({ show: { resource: ['background
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = getBackgroundId(this, itemIndex);
-	const background = await apiRequest<Background>(this, { method: 'GET', path: `/backgrounds/${id}`, itemIndex });
+	const background = await apiRequest<Background>(this, { expect: EXPECT.background, method: 'GET', path: `/backgrounds/${id}`, itemIndex });
 	return await backgroundItems(this, [background], itemIndex);
 }

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { backgroundItems, type Background } from '../../helpers/backgroundOutput';
 import { getBackgroundId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport';
+import { apiRequest, EXPECT } from '../../transport';
 import { backgroundLocator, backgroundPreviewFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -37,6 +37,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.keys(fields).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Add Name or Team under "Update Fields".' });
 	}
-	const background = await apiRequest<Background>(this, { method: 'PATCH', path: `/backgrounds/${id}`, json: fields, itemIndex });
+	const background = await apiRequest<Background>(this, { expect: EXPECT.background, method: 'PATCH', path: `/backgrounds/${id}`, json: fields, itemIndex });
 	return await backgroundItems(this, [background], itemIndex);
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readPdfProperty } from '../../helpers/binary';
-import { apiRequest, downloadFile, encodeMultipart, type FilePart } from '../../transport';
+import { apiRequest, downloadFile, encodeMultipart, type FilePart, EXPECT } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -83,7 +83,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 
-	const merge = await apiRequest<IDataObject>(this, {
+	const merge = await apiRequest<IDataObject>(this, { expect: EXPECT.merge,
 		method: 'POST',
 		path: '/tools/merge',
 		multipart: encodeMultipart(files.map((file) => ['files[]', file])),

@@ -5,7 +5,7 @@ import { readPdfProperty } from '../../helpers/binary';
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
-import { apiRequest, encodeMultipart, flattenFormFields } from '../../transport';
+import { apiRequest, encodeMultipart, flattenFormFields, EXPECT } from '../../transport';
 import { inputBinaryField, printJobOutputFields } from '../common.descriptions';
 import { printJobSettingFields } from './printJobOptions.description';
 
@@ -77,6 +77,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			...settings,
 		}),
 	);
-	const job = await apiRequest<PrintJob>(this, { method: 'POST', path: '/prints', multipart, itemIndex });
+	const job = await apiRequest<PrintJob>(this, { expect: EXPECT.printJob, method: 'POST', path: '/prints', multipart, itemIndex });
 	return await printJobItems(this, [job], itemIndex);
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { getPrintJobId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport';
+import { apiRequest, EXPECT } from '../../transport';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -25,7 +25,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = getPrintJobId(this, itemIndex);
-	const result = await apiRequest<PrintJob & IDataObject>(this, { method: 'DELETE', path: `/prints/${id}`, itemIndex });
+	const result = await apiRequest<PrintJob & IDataObject>(this, { expect: EXPECT.printJob, method: 'DELETE', path: `/prints/${id}`, itemIndex });
 	if (result.deleted === true) {
 		return [{ json: { id: result.id ?? id, object: result.object ?? 'print', deleted: true }, pairedItem: { item: itemIndex } }];
 	}

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { getPrintJobId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport';
+import { apiRequest, EXPECT } from '../../transport';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [printJobLocator, ...printJobOutputFields];
@@ -15,6 +15,6 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = getPrintJobId(this, itemIndex);
-	const job = await apiRequest<PrintJob>(this, { method: 'GET', path: `/prints/${id}`, itemIndex });
+	const job = await apiRequest<PrintJob>(this, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex });
 	return await printJobItems(this, [job], itemIndex);
 }

@@ -28,7 +28,7 @@ describe('API errors become messages that say what happened and what to do', () 
 
 	it('a request that cannot even be sent says so, without the key anywhere in the run', async () => {
 		const { error, run } = await api.run({ parameters: get, credentials: { apiKey: 'sk_live_never_shown', baseUrl: 'not a url' } });
-		expect(error?.message).toBe('The request to Intelliprint could not be sent');
+		expect(error?.message).toBe('The request to Intelliprint at not a url could not be sent');
 		expect(error?.description).toContain('Base URL');
 		expect(JSON.stringify(run)).not.toContain('sk_live_never_shown');
 	});
@@ -61,9 +61,34 @@ describe('API errors become messages that say what happened and what to do', () 
 	it('rate limiting that outlasts every wait', async () => {
 		api.fake.faults.push({ method: 'GET', status: 429, headers: { 'retry-after': '0' }, times: 20 });
 		const { error } = await api.run({ parameters: get });
-		expect(error?.message).toBe('Intelliprint is still rate limiting this API key after several waits');
+		expect(error?.message).toBe('Intelliprint is still rate limiting this API key');
 		expect(error?.description).toContain('Requests Allowed');
-		expect(api.apiCalls()).toHaveLength(7);
+		expect(error?.description).toMatch(/try again after \d{4}-\d\d-\d\dT/i);
+		expect(api.apiCalls()).toHaveLength(11);
+	});
+
+	it('a Retry-After longer than the item may wait fails at once, saying when to try again', async () => {
+		api.fake.faults.push({ method: 'GET', status: 429, headers: { 'retry-after': '3600' }, times: 5 });
+		const started = Date.now();
+		const { error } = await api.run({ parameters: get });
+		expect(Date.now() - started).toBeLessThan(30_000);
+		expect(error?.message).toBe('Intelliprint is still rate limiting this API key');
+		expect(error?.description).toContain('asks to wait 3600 seconds');
+		expect(error?.context?.retryAt).toMatch(/^\d{4}-/);
+		expect(api.apiCalls()).toHaveLength(1);
+	});
+
+	it('honours Retry-After given as an HTTP date, on 429 and on 5xx of reads', async () => {
+		const soon = () => new Date(Date.now() + 1000).toUTCString();
+		api.fake.faults.push({ method: 'GET', status: 429, headers: { 'retry-after': soon() }, times: 1 });
+		const first = await api.run({ parameters: get });
+		expect(api.apiCalls().map((c) => c.status)).toEqual([429, 404]);
+		expect(first.error?.message).toBe('Intelliprint has nothing with that ID');
+		api.fake.resetRecording();
+		api.fake.faults.push({ method: 'GET', status: 503, headers: { 'retry-after': '3600' }, times: 1 });
+		const second = await api.run({ parameters: get });
+		expect(api.apiCalls()).toHaveLength(1);
+		expect(second.error?.description).toContain('Intelliprint asks to try again after');
 	});
 
 	it('the API refusing a real request names the parameter', async () => {

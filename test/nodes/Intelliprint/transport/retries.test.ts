@@ -36,8 +36,9 @@ describe('retries: reads are repeated, a create never when the API may have acte
 		const { error } = await create();
 		expect(api.apiCalls()).toHaveLength(1);
 		expect(jobCount()).toBe(before + 1);
-		expect(error?.description).toContain('may already have acted on it');
-		expect(error?.description).toContain('Check the Print Jobs list');
+		expect(error?.description).toContain('Intelliprint may have acted on the request');
+		expect(error?.description).toContain('Get Many with the Reference filter');
+		expect(error?.context?.mayHaveActed).toBe(true);
 	});
 
 	it('does not repeat a create whose connection dropped before the answer', async () => {
@@ -46,7 +47,7 @@ describe('retries: reads are repeated, a create never when the API may have acte
 		const { error } = await create();
 		expect(api.apiCalls()).toHaveLength(1);
 		expect(jobCount()).toBe(before + 1);
-		expect(error?.message).toBe('The connection to Intelliprint dropped before it answered');
+		expect(error?.message).toBe(`The connection to Intelliprint at ${api.fake.url} was cut before the answer arrived`);
 		expect(error?.description).toContain('may already have acted on it');
 	});
 
@@ -65,8 +66,8 @@ describe('retries: reads are repeated, a create never when the API may have acte
 		const url = gone.url;
 		await gone.stop();
 		const { error } = await api.run({ parameters: { resource: 'printJob', operation: 'get', printJob: byId('print_x1') }, credentials: { baseUrl: url } });
-		expect(error?.message).toBe(`Could not reach Intelliprint at ${url}`);
-		expect(error?.description).toContain('ECONNREFUSED');
+		expect(error?.message).toBe(`Intelliprint at ${url} refused the connection`);
+		expect(error?.context?.wireFault).toBe('refused');
 		expect(error?.description).toContain('Base URL');
 	});
 });

@@ -1,0 +1,129 @@
+import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { header } from './answers';
+import { connectionSettings, CREDENTIAL_TYPE, type IntelliprintContext } from './connection';
+import { NEVER_SENT, wireFault, wireFaultError } from './failures';
+import type { MultipartBody } from './multipart';
+import { blockUntil, waitForSlot } from './pacing';
+import { backoffMs, faultBudget, retryAfterMs, timeoutFor } from './waits';
+
+/** How many times a request is repeated after a server fault or a wire fault (as the official SDK). */
+const MAX_FAULT_RETRIES = 3;
+/** However short the waits a 429 asks for, a request gives up after this many (besides the time budget). */
+const MAX_RATE_LIMITED_RETRIES = 10;
+
+/** One HTTP exchange as the transport sends it: what to send, and the rules that apply to it. */
+export interface Exchange {
+	options: IHttpRequestOptions;
+	multipart?: MultipartBody;
+	/** Whether sending it twice does no harm (everything but a POST). */
+	repeatable: boolean;
+	/** Whether it goes to the API itself: then it is authenticated and paced; other hosts get neither. */
+	toApi: boolean;
+	itemIndex?: number;
+}
+
+/**
+ * Sends one exchange and returns the final answer, whatever its status. Owns the sending rules:
+ * authentication through n8n, pacing, explicit timeouts, never following a redirect with the key,
+ * waiting out 429s (and 5xx on what may be repeated) as Retry-After asks within the item's fault
+ * budget, and never repeating a POST the API may have acted on.
+ */
+export async function send(ctx: IntelliprintContext, exchange: Exchange): Promise<IN8nHttpFullResponse> {
+	const settings = await connectionSettings(ctx);
+	const { options, multipart, repeatable, toApi, itemIndex } = exchange;
+	const url = URL.canParse(String(options.url)) ? new URL(String(options.url)) : undefined;
+	const target = toApi || !url ? `Intelliprint at ${settings.baseUrl}` : `the file host ${url.origin}`;
+	if (!url) {
+		throw wireFaultError(ctx.getNode(), { fault: 'unsendable', target, host: '', unsure: false, attempts: 0, timeoutMs: 0, detail: `"${String(options.url).slice(0, 100)}" is not a URL` }, itemIndex);
+	}
+	const budget = faultBudget(ctx, itemIndex, settings.faultBudgetMs);
+	const timeoutMs = timeoutFor(options.method ?? 'GET', settings.readTimeoutMs, multipart?.length ?? 0);
+	let attempts = 0;
+	let faultRetries = 0;
+	let rateLimitedRetries = 0;
+	for (;;) {
+		// A streamed body is used up by an attempt: every attempt opens its own.
+		const body = multipart ? await multipart.open() : options.body;
+		const attempt: IHttpRequestOptions = {
+			...options,
+			body,
+			headers: { ...options.headers },
+			timeout: timeoutMs,
+			// The API's answers are never followed elsewhere (the key, and a PDF, would go along);
+			// file links may redirect to storage, but never with credentials.
+			disableFollowRedirect: toApi || options.disableFollowRedirect,
+			sendCredentialsOnCrossOriginRedirect: false,
+		};
+		const answered = toApi ? await waitForSlot(settings.limitKey, settings.limit) : () => undefined;
+		attempts++;
+		const startedAt = Date.now();
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (
+				toApi
+					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, attempt)
+					: await ctx.helpers.httpRequest(attempt)
+			) as IN8nHttpFullResponse;
+		} catch (error) {
+			answered();
+			// A fresh error, never n8n's: its cause holds the request, Authorization header included.
+			const fault = wireFault(error) ?? 'unsendable';
+			if (fault === 'timeout') budget.spend(Date.now() - startedAt);
+			const resendable = fault !== 'unsendable' && (NEVER_SENT.has(fault) || repeatable);
+			const delay = backoffMs(faultRetries);
+			if (resendable && faultRetries < MAX_FAULT_RETRIES && budget.allows(delay)) {
+				faultRetries++;
+				await budget.wait(delay);
+				continue;
+			}
+			const unsure = !repeatable && fault !== 'unsendable' && !NEVER_SENT.has(fault);
+			throw wireFaultError(
+				ctx.getNode(),
+				{ fault, target, host: url.host, unsure, attempts, timeoutMs, detail: (error as Error).message },
+				itemIndex,
+			);
+		}
+		answered();
+
+		const status = response.statusCode;
+		// A 429 means the API did nothing with the request, so even a create may be sent again.
+		const waitable = status === 429 || (status >= 500 && repeatable && faultRetries < MAX_FAULT_RETRIES);
+		if (!waitable) return response;
+		const asked = retryAfterMs(header(response, 'retry-after'));
+		const delay = asked ?? backoffMs(status === 429 ? rateLimitedRetries : faultRetries);
+		const outOfTries = status === 429 && rateLimitedRetries >= MAX_RATE_LIMITED_RETRIES;
+		if (outOfTries || !budget.allows(delay)) {
+			if (status === 429) throw rateLimitedError(ctx, delay, asked !== undefined, itemIndex);
+			return response;
+		}
+		if (status === 429) rateLimitedRetries++;
+		else faultRetries++;
+		if (toApi && status === 429) {
+			// Everyone using this credential holds back, not only this item.
+			blockUntil(settings.limitKey, Date.now() + delay);
+			budget.spend(delay);
+		} else {
+			await budget.wait(delay);
+		}
+	}
+}
+
+/** The API still rate limits, and waiting longer would go past what the item may wait. */
+function rateLimitedError(ctx: IntelliprintContext, delayMs: number, asked: boolean, itemIndex: number | undefined): NodeApiError {
+	const when = new Date(Date.now() + delayMs).toISOString().replace(/\.\d+Z$/, 'Z');
+	const error = new NodeApiError(ctx.getNode(), {}, {
+		message: 'Intelliprint is still rate limiting this API key',
+		description: [
+			asked ? `Intelliprint asks to wait ${Math.ceil(delayMs / 1000)} seconds: try again after ${when}.` : `Try again after ${when}.`,
+			'Other workflows or apps may share this key: run fewer at once, lower "Requests Allowed" in the Intelliprint API credential, or raise "Give Up Waiting After".',
+			'This request was not acted on: Intelliprint does nothing with a rate limited request.',
+		].join(' '),
+		httpCode: '429',
+		itemIndex,
+	});
+	error.context.code = 'rate_limited';
+	error.context.retryAt = when;
+	return error;
+}
