@@ -34,8 +34,8 @@ function digest(id: string): string {
 const DIGEST = /^[A-Za-z0-9_-]{16}$/;
 
 export interface DeliveryScope {
-	/** Separates triggers (workflow and node) and test runs from production runs. */
-	key: string;
+	/** Names the trigger (mode, workflow and node): test runs and each trigger have their own ids. */
+	trigger: string;
 	/** The node's static data, or undefined where n8n does not save it (test runs). */
 	saved?: IDataObject;
 }
@@ -46,7 +46,7 @@ export interface DeliveryScope {
  */
 export function firstDelivery(scope: DeliveryScope, id: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
 	const key = digest(id);
-	const memoryKey = `${scope.key}:${key}`;
+	const memoryKey = `${scope.trigger}:${key}`;
 	const record = scope.saved ? liveEntries(scope.saved.deliveries, nowSeconds) : [];
 	const remembered = inProcess.get(memoryKey);
 	if ((remembered !== undefined && remembered > nowSeconds) || record.some(([saved]) => saved === key)) return false;

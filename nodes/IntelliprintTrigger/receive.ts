@@ -110,7 +110,7 @@ function isFirstDelivery(context: IWebhookFunctions, id: string): boolean {
 	try {
 		const mode = context.getMode();
 		const scope: DeliveryScope = {
-			key: `${mode}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`,
+			trigger: `${mode}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`,
 			saved: mode === 'manual' ? undefined : (context.getWorkflowStaticData('node') as IDataObject),
 		};
 		return firstDelivery(scope, id);

@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
+import { allCreated, createdBy } from '../helpers/ledger';
+import { connectionSettings } from '../transport';
 import * as background from './background';
 import * as merge from './merge';
 import * as printJob from './printJob';
@@ -13,35 +15,104 @@ const resources: Record<string, Record<string, Operation>> = {
 	merge: merge as unknown as Record<string, Operation>,
 };
 
-/** Runs the chosen operation once per input item; a failed item either stops the run or, with Continue On Fail, becomes an error item. */
+/** More items in flight than this gains nothing: the rate limit, not the wire, sets the pace. */
+const MAX_PARALLEL_ITEMS = 100;
+
+async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+	const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+	const handler = resources[resource]?.[operation];
+	if (!handler?.execute) {
+		throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" is not known for "${resource}"`, { itemIndex });
+	}
+	return await handler.execute.call(ctx, itemIndex);
+}
+
+/** The item's error, as a NodeError that names the item and what it created before failing. */
+function itemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
+	// Both constructors hand back the same error when it already is one of theirs.
+	const nodeError =
+		error instanceof NodeApiError
+			? new NodeApiError(ctx.getNode(), error as unknown as JsonObject)
+			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = itemIndex;
+	const created = createdBy(ctx, itemIndex);
+	if (created.length && !nodeError.context.createdIds) {
+		nodeError.context.createdIds = created;
+		nodeError.description = `${nodeError.description ?? ''} ${created.join(', ')} was created for this item before this happened: do not run it again, or it is created twice.`.trim();
+	}
+	return nodeError;
+}
+
+/** Adds to the error that stops the run which items had already created what, so a rerun can skip them. */
+function stoppingError(ctx: IExecuteFunctions, error: NodeError, itemCount: number): NodeError {
+	const created = allCreated(ctx);
+	if (!created.length) return error;
+	const listed = created.slice(0, 200).map(([item, ids]) => `item ${item + 1} → ${ids.join(', ')}`);
+	const more = created.length > listed.length ? ` and ${created.length - listed.length} more` : '';
+	error.description = [
+		error.description,
+		`The run stopped at item ${Number(error.context.itemIndex) + 1} of ${itemCount}, but these had already been created: ${listed.join('; ')}${more}.`,
+		'Running the same items again would create them again: remove those items first, or turn on "Skip Items Already Sent".',
+	]
+		.filter(Boolean)
+		.join(' ');
+	error.context.createdByItem = Object.fromEntries(created.map(([item, ids]) => [item, ids]));
+	return error;
+}
+
+async function parallelItems(ctx: IExecuteFunctions, itemCount: number): Promise<number> {
+	if (itemCount <= 1) return 1;
+	const chosen = Number(ctx.getNodeParameter('options.parallelItems', 0, 0));
+	if (Number.isInteger(chosen) && chosen >= 1) return Math.min(chosen, MAX_PARALLEL_ITEMS, itemCount);
+	// Automatic: as many as the credential's rate budget lets start at once; pacing does the rest.
+	const { limit } = await connectionSettings(ctx);
+	return Math.min(limit.requests, MAX_PARALLEL_ITEMS, itemCount);
+}
+
+/**
+ * Runs the chosen operation for every input item, several at once within the credential's rate
+ * budget. Output keeps input order. A failed item becomes an error item with Continue On Fail;
+ * otherwise the run stops once the items already in flight have finished, and the error says what
+ * had been created by then.
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const resource = this.getNodeParameter('resource', itemIndex) as string;
-		const operation = this.getNodeParameter('operation', itemIndex) as string;
-		const handler = resources[resource]?.[operation];
-		try {
-			if (!handler?.execute) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`, {
-					itemIndex,
-				});
+	const results: INodeExecutionData[][] = new Array(items.length);
+	const continueOnFail = this.continueOnFail();
+	let stop: { itemIndex: number; error: NodeError } | undefined;
+	const stopped = () => stop;
+	let next = 0;
+
+	const worker = async () => {
+		while (next < items.length && !stopped()) {
+			const itemIndex = next++;
+			try {
+				results[itemIndex] = await runItem(this, itemIndex);
+			} catch (caught) {
+				const error = itemError(this, caught, itemIndex);
+				if (!continueOnFail) {
+					const earlier = stopped();
+					if (!earlier || itemIndex < earlier.itemIndex) stop = { itemIndex, error };
+					continue;
+				}
+				const created = createdBy(this, itemIndex);
+				results[itemIndex] = [
+					{
+						json: {
+							error: error.message,
+							...(error.description ? { description: error.description } : {}),
+							...(created.length ? { created_ids: created } : {}),
+						},
+						pairedItem: { item: itemIndex },
+					},
+				];
 			}
-			returnData.push(...(await handler.execute.call(this, itemIndex)));
-		} catch (error) {
-			if (error instanceof NodeError && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-			if (this.continueOnFail()) {
-				const description = (error as NodeError).description;
-				returnData.push({
-					json: { error: (error as Error).message, ...(description ? { description } : {}) },
-					pairedItem: { item: itemIndex },
-				});
-				continue;
-			}
-			// Both constructors hand back the same error when it already is one of theirs.
-			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
-	}
-	return [returnData];
+	};
+	const workers = await parallelItems(this, items.length);
+	await Promise.all(Array.from({ length: workers }, worker));
+	const failure = stopped();
+	if (failure) throw stoppingError(this, failure.error, items.length);
+	return [results.flatMap((result) => result ?? [])];
 }

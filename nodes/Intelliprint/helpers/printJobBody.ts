@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { FormObject } from '../transport';
 import { readPdfProperty } from './binary';
 import { locatorId, type LocatorValue } from './parameters';
+import { booleanValue, dateValue, numberValue, textValue } from './values';
 
 /** The settings collection as n8n hands it over (fixedCollections nest their values one level). */
 interface PrintJobSettings {
@@ -11,7 +12,7 @@ interface PrintJobSettings {
 	confirmed?: boolean;
 	splitting?: { values?: { method?: string; phrase?: string; pages?: number } };
 	printing?: { values?: { doubleSided?: string; doubleSidedSpecificPages?: string; premiumQuality?: boolean } };
-	postage?: { values?: { service?: string; idealEnvelope?: string; mailDate?: string } };
+	postage?: { values?: { service?: string; idealEnvelope?: string; mailDate?: unknown } };
 	background?: { values?: { firstPage?: LocatorValue; otherPages?: LocatorValue } };
 	confidential?: boolean;
 	extraDocuments?: {
@@ -51,88 +52,93 @@ export function toMailDate(value: string): number | undefined {
 	return time / 1000;
 }
 
-/** Turns the node's settings into the API's print job object (file parts included). */
+/** Drops the keys whose value is undefined, and gives undefined for an object left empty. */
+function defined(object: FormObject): FormObject | undefined {
+	const kept = Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+	return Object.keys(kept).length ? kept : undefined;
+}
+
+/**
+ * Turns the node's settings into the API's print job object (file parts included). Every value is
+ * checked for type first. With `partial` (an update), only what was given is sent and fields that
+ * go together are not required together: the API checks the job as a whole.
+ */
 export async function buildPrintJobBody(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	settings: PrintJobSettings & IDataObject,
+	partial = false,
 ): Promise<FormObject> {
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
-	const body: FormObject = {};
-
-	if (settings.reference !== undefined && settings.reference !== '') body.reference = settings.reference;
-	if (settings.confirmed !== undefined) body.confirmed = settings.confirmed;
+	const text = (value: unknown, label: string) => textValue(ctx, itemIndex, value, label);
+	const number = (value: unknown, label: string, rules?: { integer?: boolean; min?: number }) =>
+		numberValue(ctx, itemIndex, value, label, rules);
+	const flag = (value: unknown, label: string) => booleanValue(ctx, itemIndex, value, label);
 
 	const splitting = settings.splitting?.values;
-	if (splitting?.method) {
-		body.splitting = { method: splitting.method };
-		if (splitting.method === 'split_on_phrase') {
-			if (!splitting.phrase?.trim()) {
-				throw fail('Splitting on a phrase needs the phrase', 'Fill in "Phrase" under Splitting, e.g. "Dear".');
-			}
-			body.splitting.phrase = splitting.phrase;
-		}
-		if (splitting.method === 'split_on_pages') {
-			const pages = Number(splitting.pages);
-			if (!Number.isInteger(pages) || pages < 1) {
-				throw fail('Pages per letter must be a whole number of at least 1', `Got "${splitting.pages}".`);
-			}
-			body.splitting.pages = pages;
-		}
+	const method = text(splitting?.method, 'Splitting Method');
+	const phrase = text(splitting?.phrase, 'Phrase');
+	const pages = number(splitting?.pages, 'Pages per Letter', { integer: true, min: 1 });
+	if (!partial && method === 'split_on_phrase' && !phrase?.trim()) {
+		throw fail('Splitting on a phrase needs the phrase', 'Fill in "Phrase" under Splitting, e.g. "Dear".');
+	}
+	if (!partial && method === 'split_on_pages' && pages === undefined) {
+		throw fail('Pages per letter must be a whole number of at least 1', `Got "${String(splitting?.pages)}".`);
 	}
 
 	const printing = settings.printing?.values;
-	if (printing) {
-		body.printing = { double_sided: printing.doubleSided, premium_quality: printing.premiumQuality };
-		if (printing.doubleSided === 'mixed') {
-			const pages = parsePageList(printing.doubleSidedSpecificPages ?? '');
-			if (!pages) {
-				throw fail(
-					'Mixed double sided printing needs the pages to print double sided',
-					`Fill in "Double Sided Pages" with page numbers or ranges such as 1,3,5-7 (got "${printing.doubleSidedSpecificPages ?? ''}").`,
-				);
-			}
-			body.printing.double_sided_specific_pages = pages;
-		}
+	const doubleSided = text(printing?.doubleSided, 'Double Sided');
+	const pageListText = text(printing?.doubleSidedSpecificPages, 'Double Sided Pages');
+	const pageList = pageListText !== undefined ? parsePageList(pageListText) : undefined;
+	if ((pageListText !== undefined || (!partial && doubleSided === 'mixed')) && !pageList) {
+		throw fail(
+			'Mixed double sided printing needs the pages to print double sided',
+			`Fill in "Double Sided Pages" with page numbers or ranges such as 1,3,5-7 (got "${pageListText ?? ''}").`,
+		);
 	}
 
 	const postage = settings.postage?.values;
-	if (postage) {
-		body.postage = { service: postage.service, ideal_envelope: postage.idealEnvelope };
-		if (postage.mailDate) {
-			const mailDate = toMailDate(String(postage.mailDate));
-			if (mailDate === undefined) {
-				throw fail(`"${postage.mailDate}" is not a date`, 'Pick a date for "Mail Date", or give one as YYYY-MM-DD.');
-			}
-			body.postage.mail_date = mailDate;
-		}
+	const mailDateText = dateValue(ctx, itemIndex, postage?.mailDate, 'Mail Date');
+	const mailDate = mailDateText !== undefined ? toMailDate(mailDateText) : undefined;
+	if (mailDateText !== undefined && mailDate === undefined) {
+		throw fail(`"${mailDateText}" is not a date`, 'Pick a date for "Mail Date", or give one as YYYY-MM-DD.');
 	}
 
 	const background = settings.background?.values;
-	if (background) {
-		body.background = {
-			first_page: locatorId(ctx, itemIndex, background.firstPage, 'bg_', 'First Page background'),
-			other_pages: locatorId(ctx, itemIndex, background.otherPages, 'bg_', 'Other Pages background'),
-		};
-	}
-
-	if (settings.confidential !== undefined) body.confidential = settings.confidential;
-	if (settings.confirmationEmail !== undefined) body.confirmation_email = settings.confirmationEmail;
-	if (settings.removeLettersWithPhrase) body.remove_letters = { with_phrase: settings.removeLettersWithPhrase };
-
 	const nudge = settings.nudge?.values;
-	if (nudge) body.nudge = { x: Number(nudge.x ?? 0), y: Number(nudge.y ?? 0) };
+	const body: FormObject = {
+		reference: text(settings.reference, 'Reference'),
+		confirmed: flag(settings.confirmed, 'Confirm'),
+		splitting: defined({ method, phrase: method === 'split_on_phrase' || partial ? phrase : undefined, pages: method === 'split_on_pages' || partial ? pages : undefined }),
+		printing: defined({
+			double_sided: doubleSided,
+			double_sided_specific_pages: doubleSided === 'mixed' || partial ? pageList : undefined,
+			premium_quality: flag(printing?.premiumQuality, 'Premium Quality'),
+		}),
+		postage: defined({ service: text(postage?.service, 'Service'), ideal_envelope: text(postage?.idealEnvelope, 'Ideal Envelope'), mail_date: mailDate }),
+		background: background
+			? defined({
+					first_page: locatorId(ctx, itemIndex, background.firstPage, 'bg_', 'First Page background') ?? undefined,
+					other_pages: locatorId(ctx, itemIndex, background.otherPages, 'bg_', 'Other Pages background') ?? undefined,
+				})
+			: undefined,
+		confidential: flag(settings.confidential, 'Confidential'),
+		confirmation_email: flag(settings.confirmationEmail, 'Confirmation Email'),
+		remove_letters: defined({ with_phrase: text(settings.removeLettersWithPhrase, 'Remove Letters With Phrase') }),
+		nudge: defined({ x: number(nudge?.x, 'Nudge X'), y: number(nudge?.y, 'Nudge Y') }),
+	};
 
 	const documents = settings.extraDocuments?.document ?? [];
 	if (documents.length) {
 		body.extra_documents = [];
 		for (const document of documents) {
+			const order = text(document.order, 'Order');
 			body.extra_documents.push({
 				document: await readPdfProperty(ctx, itemIndex, document.binaryPropertyName, 'Extra Documents → Input Binary Field'),
-				order: document.order,
-				ordering_number: document.order === 'custom' ? Number(document.orderingNumber ?? 1) : undefined,
-				apply_background: document.applyBackground ?? false,
+				order,
+				ordering_number: order === 'custom' ? (number(document.orderingNumber, 'Ordering Number', { integer: true, min: 0 }) ?? 1) : undefined,
+				apply_background: flag(document.applyBackground, 'Apply Background') ?? false,
 			});
 		}
 	}
@@ -141,13 +147,14 @@ export async function buildPrintJobBody(
 	if (entries.length) {
 		const metadata: FormObject = {};
 		for (const { key, value } of entries) {
-			if (!key?.trim()) throw fail('A metadata entry has no key', 'Give every Metadata entry a key, or remove the empty one.');
-			if (!/^[A-Za-z0-9_-]+$/.test(key)) {
-				throw fail(`Metadata key "${key}" has characters Intelliprint cannot store`, 'Use letters, digits, "_" and "-" only.');
+			const name = text(key, 'Metadata Key')?.trim();
+			if (!name) throw fail('A metadata entry has no key', 'Give every Metadata entry a key, or remove the empty one.');
+			if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+				throw fail(`Metadata key "${name}" has characters Intelliprint cannot store`, 'Use letters, digits, "_" and "-" only.');
 			}
-			metadata[key] = value ?? '';
+			metadata[name] = text(value, `Metadata "${name}"`) ?? '';
 		}
 		body.metadata = metadata;
 	}
-	return body;
+	return defined(body) ?? {};
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { firstDelivery, MAX_SAVED, WINDOW_SECONDS } from '../../../nodes/IntelliprintTrigger/deliveries';
@@ -71,11 +72,13 @@ describe('Intelliprint Trigger duplicate deliveries', () => {
 
 	it('with signatures off, dedupes on a sane header id only', async () => {
 		server.host('wf-open', { event: '*', verifySignatures: false }, secret);
-		for (const headers of [{ 'webhook-id': 'msg_open' }, { 'svix-id': 'msg_open_svix' }]) {
+		const sane: Array<Record<string, string>> = [{ 'webhook-id': 'msg_open' }, { 'svix-id': 'msg_open_svix' }];
+		const notSane: Array<Record<string, string>> = [{}, { 'webhook-id': 'x'.repeat(300) }, { 'webhook-id': 'has space' }];
+		for (const headers of sane) {
 			expect((await server.deliver(unsigned(headers), 'wf-open')).started).toHaveLength(1);
 			expect((await server.deliver(unsigned(headers), 'wf-open')).body).toEqual({ received: true, ignored: 'duplicate delivery' });
 		}
-		for (const headers of [{}, { 'webhook-id': 'x'.repeat(300) }, { 'webhook-id': 'has space' }]) {
+		for (const headers of notSane) {
 			expect((await server.deliver(unsigned(headers), 'wf-open')).started).toHaveLength(1);
 			expect((await server.deliver(unsigned(headers), 'wf-open')).started).toHaveLength(1);
 		}
@@ -95,8 +98,8 @@ describe('the saved delivery record', () => {
 	const now = 1_800_000_000;
 
 	it('holds at most MAX_SAVED ids, dropping the oldest first', () => {
-		const saved: Record<string, unknown> = {};
-		for (let i = 0; i < MAX_SAVED + 25; i++) firstDelivery({ key: 'bound', saved }, `msg_${i}`, now + i);
+		const saved: IDataObject = {};
+		for (let i = 0; i < MAX_SAVED + 25; i++) firstDelivery({ trigger: 'bound', saved }, `msg_${i}`, now + i);
 		const record = saved.deliveries as Record<string, number>;
 		expect(Object.keys(record)).toHaveLength(MAX_SAVED);
 		expect(record[digest('msg_0')]).toBeUndefined();
@@ -106,17 +109,17 @@ describe('the saved delivery record', () => {
 	});
 
 	it('forgets ids after 24 hours', () => {
-		const saved: Record<string, unknown> = {};
-		expect(firstDelivery({ key: 'age', saved }, 'msg_old', now)).toBe(true);
-		expect(firstDelivery({ key: 'age-after-restart', saved }, 'msg_old', now + WINDOW_SECONDS - 1)).toBe(false);
-		expect(firstDelivery({ key: 'age-after-restart', saved }, 'msg_new', now + WINDOW_SECONDS)).toBe(true);
+		const saved: IDataObject = {};
+		expect(firstDelivery({ trigger: 'age', saved }, 'msg_old', now)).toBe(true);
+		expect(firstDelivery({ trigger: 'age-after-restart', saved }, 'msg_old', now + WINDOW_SECONDS - 1)).toBe(false);
+		expect(firstDelivery({ trigger: 'age-after-restart', saved }, 'msg_new', now + WINDOW_SECONDS)).toBe(true);
 		expect(Object.keys(saved.deliveries as object)).toEqual([digest('msg_new')]);
-		expect(firstDelivery({ key: 'age-after-restart-2', saved }, 'msg_old', now + WINDOW_SECONDS + 1)).toBe(true);
+		expect(firstDelivery({ trigger: 'age-after-restart-2', saved }, 'msg_old', now + WINDOW_SECONDS + 1)).toBe(true);
 	});
 
 	it.each([[[1, 2]], ['text'], [null], [{ __proto__x: 1, short: 5, [digest('a')]: 'soon' }]])('starts afresh from a malformed record (%j)', (deliveries) => {
-		const saved: Record<string, unknown> = { deliveries };
-		expect(firstDelivery({ key: `bad-${JSON.stringify(deliveries)}`, saved }, 'a', now)).toBe(true);
+		const saved: IDataObject = { deliveries };
+		expect(firstDelivery({ trigger: `bad-${JSON.stringify(deliveries)}`, saved }, 'a', now)).toBe(true);
 		expect(saved.deliveries).toEqual({ [digest('a')]: now + WINDOW_SECONDS });
 	});
 });

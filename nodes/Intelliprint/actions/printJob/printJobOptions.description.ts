@@ -125,7 +125,7 @@ export const printJobSettingFields: INodeProperties[] = [
 				name: 'values',
 				values: [
 					{
-						displayName: 'X (Mm)',
+						displayName: 'X in Millimetres',
 						name: 'x',
 						type: 'number',
 						typeOptions: { numberPrecision: 1 },
@@ -133,7 +133,7 @@ export const printJobSettingFields: INodeProperties[] = [
 						description: 'Millimetres to move right (negative moves left)',
 					},
 					{
-						displayName: 'Y (Mm)',
+						displayName: 'Y in Millimetres',
 						name: 'y',
 						type: 'number',
 						typeOptions: { numberPrecision: 1 },

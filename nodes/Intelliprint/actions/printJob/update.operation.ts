@@ -6,7 +6,7 @@ import { alphabetical, getPrintJobId } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { updatePrintJob } from '../../helpers/updatePrintJob';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
-import { printJobSettingFields } from './printJobOptions.description';
+import { groupUpdateFields, printJobUpdateFields } from './printJobUpdateFields.description';
 
 const properties: INodeProperties[] = [
 	printJobLocator,
@@ -33,7 +33,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. November invoices',
 				description: 'Your name for the job',
 			},
-			...printJobSettingFields,
+			...printJobUpdateFields,
 		]),
 	},
 ];
@@ -46,7 +46,7 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = getPrintJobId(this, itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const body = await buildPrintJobBody(this, itemIndex, fields);
+	const body = await buildPrintJobBody(this, itemIndex, groupUpdateFields(fields), true);
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
 			itemIndex,
