@@ -168,3 +168,14 @@ export function inputBinaryField(what: string): INodeProperties {
 		hint: `The name of the input binary field holding ${what}`,
 	};
 }
+
+/** How many items go out at once; read by the router for the whole run from the first item. */
+export const parallelItemsOption: INodeProperties = {
+	displayName: 'Items in Parallel',
+	name: 'parallelItems',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 100 },
+	default: 0,
+	description:
+		"How many items are sent at the same time. 0 lets the node choose: as many as the credential's rate limit allows at once (at most 100). Lower it to hold fewer PDFs in memory at a time.",
+};

@@ -95,18 +95,26 @@ export function letterJson(letter: Letter, job: PrintJob, simplify: boolean): ID
  * Items for print jobs, shaped as the user asked on the node: each job, or one item per letter
  * (optionally with the letter's PDF downloaded), simplified or as the API sent it.
  */
-export async function printJobItems(ctx: IExecuteFunctions, jobs: PrintJob[], itemIndex: number): Promise<INodeExecutionData[]> {
+export async function printJobItems(
+	ctx: IExecuteFunctions,
+	jobs: PrintJob[],
+	itemIndex: number,
+	extra: IDataObject = {},
+): Promise<INodeExecutionData[]> {
 	const output = ctx.getNodeParameter('output', itemIndex, 'printJob') as string;
 	const simplify = ctx.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const pairedItem = { item: itemIndex };
-	if (output !== 'letters') return jobs.map((job) => ({ json: simplify ? simplifyPrintJob(job) : job, pairedItem }));
+	const jobItem = (job: PrintJob) => ({ json: { ...(simplify ? simplifyPrintJob(job) : job), ...extra }, pairedItem });
+	if (output !== 'letters') return jobs.map(jobItem);
 
 	const download = ctx.getNodeParameter('downloadLetterPdfs', itemIndex, false) as boolean;
 	const property = ctx.getNodeParameter('letterPdfBinaryProperty', itemIndex, 'data') as string;
 	const items: INodeExecutionData[] = [];
 	for (const job of jobs) {
+		// A job without letters (all removed by a phrase, say) still comes out, as the job itself.
+		if (!job.letters?.length) items.push(jobItem(job));
 		for (const letter of job.letters ?? []) {
-			const item: INodeExecutionData = { json: letterJson(letter, job, simplify), pairedItem };
+			const item: INodeExecutionData = { json: { ...letterJson(letter, job, simplify), ...extra }, pairedItem };
 			if (download && letter.pdf) {
 				const file = await downloadFile(ctx, letter.pdf, `the PDF of letter ${letter.id}`, itemIndex);
 				item.binary = { [property]: await ctx.helpers.prepareBinaryData(file.data, `${letter.id}.pdf`, 'application/pdf') };
