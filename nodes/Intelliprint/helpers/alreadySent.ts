@@ -81,13 +81,9 @@ export async function checkSent(ctx: IExecuteFunctions, itemIndex: number, key: 
 	let done!: (createdId: string | undefined) => void;
 	const created = new Promise<string | undefined>((resolve) => (done = resolve));
 	scan.claimed.set(key, { itemIndex, created });
-	let found: Map<string, string>;
-	try {
-		found = await scan.found;
-	} catch (error) {
-		done(undefined);
-		throw error;
-	}
+	// If the list cannot be read, later items with this key must not wait forever.
+	scan.found.catch(() => done(undefined));
+	const found = await scan.found;
 	const existing = found.get(key);
 	if (existing) {
 		done(existing);
