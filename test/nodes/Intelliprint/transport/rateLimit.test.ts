@@ -32,4 +32,16 @@ describe('rate limit', () => {
 		expect(run.items).toHaveLength(25);
 		expect(api.fake.rateLimited).toBe(0);
 	});
+
+	it('keeps inside the limit with many items in flight on a slow API, window after window', async () => {
+		api.fake.latencyMs = 300;
+		const before = api.fake.prints.jobs.size;
+		const run = await createMany(45, { rateLimitRequests: 10, rateLimitWindowSeconds: 2 });
+		api.fake.calm();
+		expect(run.error).toBeUndefined();
+		expect(api.fake.rateLimited).toBe(0);
+		expect(api.fake.prints.jobs.size).toBe(before + 45);
+		expect(run.items.map((i) => i.json.reference)).toEqual(items(45).map((i) => i.files.data.fileName));
+		expect(run.items.map((i) => i.pairedItem)).toEqual(run.items.map((_, index) => ({ item: index })));
+	});
 });
