@@ -67,45 +67,59 @@ await n8n.importCredentials([
 	{ id: 'ipBenchCredHdr01', name: 'Sandbox bearer header', type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${SANDBOX.apiKey}` } },
 ]);
 sandbox.publish('big-100mb.pdf', await bigPdf(100_000_000));
-const perWindow = { size: 10, intervalMs: LIMIT.windowMs / 10 };
+const LATENCIES_MS = (process.env.BENCH_LATENCIES || '0,300,1000').split(',').map(Number);
+const perSecond = { size: LIMIT.requests / 10, intervalMs: LIMIT.windowMs / 10 };
+const perWindow = { size: LIMIT.requests, intervalMs: LIMIT.windowMs };
+const configs = [
+	['this node (defaults)', 'ipBenchNode', intelliprintCreate],
+	['HTTP Request: Retry + Continue On Fail', 'ipBenchHttpC', httpCreate({ continueOnFail: true })],
+	[`HTTP Request: Retry + Batching ${perSecond.size} per ${perSecond.intervalMs / 1000} s`, 'ipBenchHttpS', httpCreate({ batching: perSecond })],
+	[`HTTP Request: Retry + Batching ${perWindow.size} per ${perWindow.intervalMs / 1000} s`, 'ipBenchHttpW', httpCreate({ batching: perWindow })],
+];
+const id = (prefix, suffix) => `${prefix}${suffix}`.padEnd(16, '0').slice(0, 16);
 const runs = [
-	['this node (defaults)', workflow('ipBenchNode00001', 'cover-letter.pdf', N, intelliprintCreate)],
-	['HTTP Request: Retry On Fail', workflow('ipBenchHttp00001', 'cover-letter.pdf', N, httpCreate())],
-	['HTTP Request: Retry On Fail + Continue On Fail', workflow('ipBenchHttp00002', 'cover-letter.pdf', N, httpCreate({ continueOnFail: true }))],
-	[`HTTP Request: Retry On Fail + Batching ${perWindow.size} per ${perWindow.intervalMs / 1000} s`, workflow('ipBenchHttp00003', 'cover-letter.pdf', N, httpCreate({ batching: perWindow }))],
-	['this node: one 100 MB PDF', workflow('ipBenchBigNode01', 'big-100mb.pdf', 1, intelliprintCreate)],
-	['HTTP Request: one 100 MB PDF', workflow('ipBenchBigHttp01', 'big-100mb.pdf', 1, httpCreate())],
+	...LATENCIES_MS.flatMap((latency) => configs.map(([label, prefix, create]) => ({ label, latency, wf: workflow(id(prefix, latency), 'cover-letter.pdf', N, create) }))),
+	{ label: 'this node: one 100 MB PDF', latency: 0, wf: workflow('ipBenchBigNode01', 'big-100mb.pdf', 1, intelliprintCreate) },
+	{ label: 'HTTP Request: one 100 MB PDF', latency: 0, wf: workflow('ipBenchBigHttp01', 'big-100mb.pdf', 1, httpCreate()) },
 ];
 const folder = `${n8n.userFolder}/bench-workflows`;
 await fs.ensureDir(folder);
-await n8n.importWorkflows(await Promise.all(runs.map(async ([, wf]) => {
+await n8n.importWorkflows(await Promise.all(runs.map(async ({ wf }) => {
 	const file = `${folder}/${wf.id}.json`;
 	await fs.writeJson(file, wf);
 	return file;
 })));
 
+/**
+ * The least time the limit allows for N requests: the API's sliding window lets a full window's
+ * worth go at once, then one more window's worth each window, and the last answer takes one latency.
+ */
+const minimumSeconds = (items, latencyMs) => (Math.ceil(items / LIMIT.requests) - 1) * (LIMIT.windowMs / 1000) + latencyMs / 1000;
+
 const rows = [];
-for (const [label, wf] of runs) {
+for (const { label, latency, wf } of runs) {
 	sandbox.resetRecording();
 	sandbox.prints.jobs.clear();
+	sandbox.latencyMs = latency;
 	// Let the previous run's requests leave the window, so every run starts from the same place.
 	await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs + 500));
-	say(`running: ${label}...`);
+	say(`running: ${label}, latency ${latency} ms...`);
 	const items = JSON.parse(wf.nodes[1].parameters.jsonOutput).n.length;
 	const measured = await measuredRun(n8n, wf.id);
 	const created = [...sandbox.prints.jobs.values()];
 	const perReference = new Map();
 	for (const job of created) perReference.set(job.reference, (perReference.get(job.reference) ?? 0) + 1);
 	const duplicates = [...perReference.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
-	const createdReferences = perReference.size;
-	const physicalSeconds = (items / LIMIT.requests) * (LIMIT.windowMs / 1000);
+	const minimum = minimumSeconds(items, latency);
 	rows.push({
 		run: label,
+		'latency ms': latency,
 		items,
+		'create step s': measured.stepSeconds?.toFixed(1) ?? '-',
+		'x minimum': items > 1 && measured.stepSeconds ? (measured.stepSeconds / minimum).toFixed(2) : '-',
 		'wall s': measured.seconds.toFixed(1),
-		'x physical limit': items > 1 ? (measured.seconds / physicalSeconds).toFixed(2) : '-',
 		'429s seen': sandbox.rateLimited,
-		'items failed': items - createdReferences,
+		'items failed': items - perReference.size,
 		duplicates,
 		'peak RSS MB': measured.peakMb.toFixed(0),
 		'run ended': measured.exitCode === 0 ? 'ok' : 'failed',
@@ -114,8 +128,8 @@ for (const [label, wf] of runs) {
 await sandbox.stop();
 
 const heading = [
-	`Batch benchmark: ${N} print-job creates, sandbox limit ${LIMIT.requests} requests per ${LIMIT.windowMs / 1000} s (the API's 100 per minute, window shortened), n8n 2.41.1, ${new Date().toISOString().slice(0, 10)}`,
-	`Physical limit for ${N} requests: ${((N / LIMIT.requests) * (LIMIT.windowMs / 1000)).toFixed(0)} s. "items failed": items without a print job; "duplicates": print jobs created more than once for one item. Peak RSS: the n8n process's VmHWM.`,
+	`Batch benchmark: ${N} print-job creates, sandbox limit ${LIMIT.requests} requests per ${LIMIT.windowMs / 1000} s (the API's 100 per minute, window shortened), server latency per request ${LATENCIES_MS.join(' / ')} ms, n8n 2.41.1, ${new Date().toISOString().slice(0, 10)}`,
+	`"x minimum": the Create step's time (from n8n's run data) over the least the limit allows: (ceil(N / ${LIMIT.requests}) - 1) x ${LIMIT.windowMs / 1000} s + one latency = ${minimumSeconds(N, 0).toFixed(0)} s + latency. "items failed": items without a print job; "duplicates": print jobs created more than once for one item. Peak RSS: the n8n process's VmHWM.`,
 ];
 say('');
 heading.forEach((line) => say(line));

@@ -19,7 +19,27 @@ export async function measuredRun(n8n, workflowId) {
 	const timer = setInterval(sample, 100);
 	const result = await child;
 	clearInterval(timer);
-	return { seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peakKb / 1024, exitCode: result.exitCode };
+	return {
+		seconds: Number(process.hrtime.bigint() - started) / 1e9,
+		stepSeconds: stepTime(String(result.all ?? ''), 'Create'),
+		peakMb: peakKb / 1024,
+		exitCode: result.exitCode,
+	};
+}
+
+/** How long one node of the run took, from n8n's own run data (log lines come before the JSON). */
+function stepTime(output, nodeName) {
+	const lines = output.split('\n');
+	const start = lines.findIndex((line) => line.startsWith('{'));
+	const end = lines.lastIndexOf('}');
+	if (start === -1 || end <= start) return undefined;
+	try {
+		const run = JSON.parse(lines.slice(start, end + 1).join('\n'));
+		const ms = run.data.resultData.runData[nodeName]?.[0]?.executionTime;
+		return typeof ms === 'number' ? ms / 1000 : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /** A valid one-page PDF of about `bytes` bytes: a letter with a large embedded attachment. */
