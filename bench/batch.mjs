@@ -10,7 +10,7 @@ import fs from 'fs-extra';
 
 import sandboxModule from '../test/fake-api/sandbox.ts';
 import runnerModule from '../test/e2e/n8n.ts';
-import { bigPdf, measuredRun } from './measure.mjs';
+import { bigPdf, markdownTable, measuredRun } from './measure.mjs';
 
 const { SANDBOX, startSandbox } = sandboxModule;
 const { installN8n, N8nInstance } = runnerModule;
@@ -135,7 +135,6 @@ say('');
 heading.forEach((line) => say(line));
 console.table(rows);
 
-const columns = Object.keys(rows[0]);
 const markdown = [
 	'# Benchmark results',
 	'',
@@ -143,9 +142,7 @@ const markdown = [
 	'',
 	...heading.map((line) => `${line}  `),
 	'',
-	`| ${columns.join(' | ')} |`,
-	`|${columns.map(() => '---').join('|')}|`,
-	...rows.map((row) => `| ${columns.map((c) => row[c]).join(' | ')} |`),
+	...markdownTable(rows),
 	'',
 ];
 await fs.writeFile(new URL('./RESULTS.md', import.meta.url), markdown.join('\n'));

@@ -10,6 +10,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { markdownTable } from './measure.mjs';
+
 // n8n-core reads its settings from the environment when first used: set them before it loads.
 const scratch = mkdtempSync(join(tmpdir(), 'intelliprint-bench-faults-'));
 Object.assign(process.env, { N8N_USER_FOLDER: scratch, N8N_ENCRYPTION_KEY: 'bench', N8N_LOG_LEVEL: 'silent', N8N_DIAGNOSTICS_ENABLED: 'false' });
@@ -45,16 +47,13 @@ say('');
 say('Fault matrix (Continue On Fail on, so every item shows what became of it):');
 console.table(rows);
 
-const columns = Object.keys(rows[0]);
 const markdown = [
 	'',
 	'## Fault matrix',
 	'',
 	'Each fault injected into the fake API while the node creates, gets or lists through n8n-core\'s engine (test/faults/matrix.ts). "fake successes": success items without a real job; "vanished": input items with no output at all; "keys sent elsewhere": requests carrying the API key that reached the file host or a foreign host.',
 	'',
-	`| ${columns.join(' | ')} |`,
-	`|${columns.map(() => '---').join('|')}|`,
-	...rows.map((row) => `| ${columns.map((c) => row[c]).join(' | ')} |`),
+	...markdownTable(rows),
 	'',
 ];
 await fs.appendFile(new URL('./RESULTS.md', import.meta.url), markdown.join('\n'));

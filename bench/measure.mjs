@@ -52,3 +52,13 @@ export async function bigPdf(bytes) {
 	await document.attach(randomBytes(bytes), 'statement-data.bin', { mimeType: 'application/octet-stream' });
 	return Buffer.from(await document.save({ useObjectStreams: false }));
 }
+
+/** Rows of objects as a Markdown table, columns in the first row's key order. */
+export function markdownTable(rows) {
+	const columns = Object.keys(rows[0]);
+	return [
+		`| ${columns.join(' | ')} |`,
+		`|${columns.map(() => '---').join('|')}|`,
+		...rows.map((row) => `| ${columns.map((column) => row[column]).join(' | ')} |`),
+	];
+}

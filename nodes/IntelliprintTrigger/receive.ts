@@ -50,13 +50,14 @@ async function receive(context: IWebhookFunctions): Promise<IWebhookResponseData
 		if (!Buffer.isBuffer(request.rawBody) && request.readRawBody) await request.readRawBody();
 		raw = Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.alloc(0);
 	} catch {
-		// Aborted uploads and bodies over n8n's size limit end here: the sender's doing, not ours.
+		// An aborted upload, or a body n8n has already consumed (multipart form data): the sender's doing.
 		return answer(context, 400, { error: 'The request body could not be read' });
 	}
 	const headers = context.getHeaderData() as Headers;
 
 	let deliveryId: string | undefined;
-	if (context.getNodeParameter('verifySignatures', true) === true) {
+	// Only an explicit false turns the check off.
+	if (context.getNodeParameter('verifySignatures', true) !== false) {
 		const key = await readSigningKey(context);
 		if (!key) {
 			// The credential is the operator's to fix, not the sender's: a 5xx says the fault is ours,

@@ -185,6 +185,11 @@ export class N8nInstance {
 		throw new Error(`n8n did not become ready on port ${port}`);
 	}
 
+	/** The process ID of `n8n start`, while it runs (to read its memory). */
+	get pid(): number | undefined {
+		return this.server?.pid;
+	}
+
 	async stop(): Promise<void> {
 		if (!this.server) return;
 		this.server.kill('SIGTERM');

@@ -1,10 +1,14 @@
+import fs from 'fs-extra';
 import { sleep } from 'n8n-workflow';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SANDBOX, startSandbox } from '../fake-api/sandbox';
 import type { FakeIntelliprint } from '../fake-api/server';
+import { generateCases, headersFor, tally, type Target } from '../nodes/IntelliprintTrigger/fuzzCases';
+import { residentMb, savedExecutions } from './executions';
 import { N8nInstance, ROOT } from './n8n';
+import { expectedStatus, FUZZ_WORKFLOWS, stored, writeFuzzWorkflows } from './webhookFuzz';
 
 const secret = `whsec_${Buffer.from('e2e-webhook-signing-key-for-tests').toString('base64')}`;
 const PORT = 5691;
@@ -20,8 +24,10 @@ beforeAll(async () => {
 		{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
 		{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: secret } },
 	]);
-	await n8n.importWorkflows([`${ROOT}/examples/failure-alert.json`]);
+	const fuzzWorkflows = await writeFuzzWorkflows(`${n8n.userFolder}/fuzz`, { id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)' });
+	await n8n.importWorkflows([`${ROOT}/examples/failure-alert.json`, ...fuzzWorkflows]);
 	await n8n.publish('ipExampleAlerts1');
+	for (const { id } of Object.values(FUZZ_WORKFLOWS)) await n8n.publish(id);
 	await n8n.start(PORT);
 });
 afterAll(async () => {
@@ -71,5 +77,70 @@ describe('Intelliprint Trigger in real n8n (n8n start, production URL)', () => {
 		const before = fake.notifications.length;
 		expect(await deliver({ type: 'letter.updated', id: 'ltr_e2e2', print_id: 'print_e2e', status: 'sent' })).toBe(200);
 		expect((await notificationsAfterSettling()).length).toBe(before);
+	});
+});
+
+const FUZZ_SEED = 4112026;
+const FUZZ_COUNT = 400;
+/** n8n is stopped and started again before this case: later redeliveries must still be caught. */
+const RESTART_AT = 200;
+const fuzzCases = generateCases(FUZZ_SEED, FUZZ_COUNT);
+
+/** The n8n server's process id, which N8nInstance keeps private. */
+const serverPid = () => n8n.pid;
+
+async function post(target: Target, body: Buffer, headers: Headers): Promise<{ status: number; text: string }> {
+	const url = `http://127.0.0.1:${PORT}/webhook/${FUZZ_WORKFLOWS[target].webhookId}/webhook`;
+	for (let attempt = 0; ; attempt++) {
+		const response = await fetch(url, { method: 'POST', body: new Uint8Array(body), headers });
+		const text = await response.text();
+		if (response.status !== 404 || attempt >= 20) return { status: response.status, text };
+		await sleep(500);
+	}
+}
+
+describe(`Intelliprint Trigger fuzz in real n8n (seed ${FUZZ_SEED}, restart before case ${RESTART_AT})`, () => {
+	it(`answers ${FUZZ_COUNT} deliveries as expected, with no 5xx and one run per expected event: ${tally(fuzzCases.map((c) => c.expected))}`, async ({ annotate }) => {
+		const memory: Record<string, number | undefined> = { start: await residentMb(serverPid()) };
+		const problems: string[] = [];
+		const statuses: Record<number, number> = {};
+		for (const fuzzCase of fuzzCases) {
+			if (fuzzCase.index === RESTART_AT) {
+				memory.beforeRestart = await residentMb(serverPid());
+				await n8n.stop();
+				await n8n.start(PORT);
+				memory.afterRestart = await residentMb(serverPid());
+			}
+			const { status, text } = await post(fuzzCase.target, fuzzCase.body.bytes, headersFor(fuzzCase, secret));
+			statuses[status] = (statuses[status] ?? 0) + 1;
+			const ignored = fuzzCase.expected === 'duplicate' ? '"duplicate delivery"' : '"';
+			const shape = { run: '{"received":true}', filtered: '{"received":true,"ignored":"', duplicate: `{"received":true,"ignored":${ignored}`, 'refused body': '{"error":"', 'refused signature': '{"error":"Signature check failed' }[fuzzCase.expected];
+			if (status !== 422 && !text.startsWith(shape)) problems.push(`#${fuzzCase.index}: answered ${text.slice(0, 150)}, expected ${shape}…`);
+			// 422 is n8n's own answer (with its stack trace), given before the node runs.
+			if (status !== expectedStatus(fuzzCase) || status >= 500 || (status !== 422 && text.length > 300)) {
+				problems.push(`#${fuzzCase.index} ${fuzzCase.target} ${fuzzCase.body.kind} ${JSON.stringify(fuzzCase.headers)}: ${status} ${text.slice(0, 150)}, expected ${expectedStatus(fuzzCase)} (${fuzzCase.expected})`);
+			}
+		}
+
+		const fuzzIds = new Set(Object.values(FUZZ_WORKFLOWS).map((w) => w.id));
+		const expectedRuns = fuzzCases.filter((c) => c.expected === 'run');
+		let executions = await savedExecutions(n8n.userFolder);
+		for (let wait = 0; wait < 60; wait++) {
+			executions = (await savedExecutions(n8n.userFolder)).filter((e) => fuzzIds.has(e.workflowId));
+			if (executions.length >= expectedRuns.length && executions.every((e) => e.finished || e.status === 'error')) break;
+			await sleep(1000);
+		}
+		memory.end = await residentMb(serverPid());
+		await annotate(`answers by status: ${JSON.stringify(statuses)}; executions: ${executions.length}; n8n RSS MB: ${JSON.stringify(memory)}`);
+		await fs.outputJson(`${ROOT}/.e2e/webhook-fuzz-report.json`, { seed: FUZZ_SEED, statuses, executions: executions.length, expectedRuns: expectedRuns.length, rssMb: memory, problems });
+
+		expect(problems.slice(0, 10), `${problems.length} of ${FUZZ_COUNT} answered wrong`).toEqual([]);
+		expect(executions.filter((e) => e.status !== 'success').map((e) => `${e.id} ${e.status}`)).toEqual([]);
+		for (const [target, { id }] of Object.entries(FUZZ_WORKFLOWS) as Array<[Target, { id: string }]>) {
+			const ran = executions.filter((e) => e.workflowId === id).map((e) => (e.items ?? []).map(stored).join('\n')).sort();
+			const wanted = expectedRuns.filter((c) => c.target === target).map((c) => stored(JSON.parse(c.body.bytes.toString('utf8')))).sort();
+			expect(ran.length, `runs of ${target}`).toBe(wanted.length);
+			expect(ran.map((r, i) => r === wanted[i]).filter((same) => !same).length, `runs of ${target} whose item is not the event`).toBe(0);
+		}
 	});
 });

@@ -92,7 +92,8 @@ export class TriggerServer {
 
 	/** Posts a request and returns how it was answered. */
 	async deliver(request: { body: string | Buffer; headers: Headers | Record<string, string> }, workflowId = DEFAULT_WORKFLOW): Promise<Answer> {
-		await fetch(this.urlOf(workflowId), { method: 'POST', body: request.body, headers: request.headers }).then(async (r) => await r.arrayBuffer());
+		const body = typeof request.body === 'string' ? request.body : new Uint8Array(request.body);
+		await fetch(this.urlOf(workflowId), { method: 'POST', body, headers: request.headers }).then(async (r) => await r.arrayBuffer());
 		await this.idle();
 		return this.answers[this.answers.length - 1];
 	}

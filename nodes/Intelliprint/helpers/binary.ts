@@ -5,7 +5,7 @@ import type { BinaryStream, FilePart } from '../transport';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
 /** Above this size a file n8n keeps outside memory is streamed rather than read into memory. */
-const STREAM_ABOVE_BYTES = 4 * 1024 * 1024;
+const STREAM_ABOVE_BYTES = 1024 * 1024;
 
 /**
  * Reads one binary property of an input item as a PDF file part. Goes through n8n's binary helpers,

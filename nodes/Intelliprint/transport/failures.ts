@@ -29,15 +29,16 @@ export const NEVER_SENT: ReadonlySet<WireFault> = new Set(['refused', 'dns', 'un
  * one or two levels deep. Undefined when the error is not a wire fault at all.
  */
 export function wireFault(error: unknown): WireFault | undefined {
-	let candidate: unknown = error;
-	for (let depth = 0; depth < 4 && candidate; depth++) {
-		const { code, message } = candidate as { code?: unknown; message?: unknown };
-		if (typeof code === 'string' && CODES[code]) return CODES[code];
-		if (typeof message === 'string') {
-			if (/timeout of \d+ms exceeded|timed out/i.test(message)) return 'timeout';
-			if (/socket hang up|aborted|premature close/i.test(message)) return 'reset';
-		}
-		candidate = (candidate as { cause?: unknown }).cause;
+	const chain: Array<{ code?: unknown; message?: unknown }> = [];
+	for (let candidate = error; candidate && chain.length < 4; candidate = (candidate as { cause?: unknown }).cause) {
+		chain.push(candidate as { code?: unknown; message?: unknown });
+	}
+	// A socket code anywhere in the chain is the best witness; n8n's own wrapper only paraphrases it.
+	for (const { code } of chain) if (typeof code === 'string' && CODES[code]) return CODES[code];
+	for (const { message } of chain) {
+		if (typeof message !== 'string') continue;
+		if (/timeout of \d+ms exceeded|timed out/i.test(message)) return 'timeout';
+		if (/socket hang up|aborted|premature close/i.test(message)) return 'reset';
 	}
 	return undefined;
 }

@@ -98,13 +98,17 @@ describe('the saved delivery record', () => {
 	const now = 1_800_000_000;
 
 	it('holds at most MAX_SAVED ids, dropping the oldest first', () => {
-		const saved: IDataObject = {};
-		for (let i = 0; i < MAX_SAVED + 25; i++) firstDelivery({ trigger: 'bound', saved }, `msg_${i}`, now + i);
+		// A full record (msg_0 the oldest), then 25 new ids.
+		const full = Array.from({ length: MAX_SAVED }, (_, i) => [digest(`msg_${i}`), now + WINDOW_SECONDS - MAX_SAVED + i]);
+		const saved: IDataObject = { deliveries: Object.fromEntries(full) };
+		for (let i = MAX_SAVED; i < MAX_SAVED + 25; i++) expect(firstDelivery({ trigger: 'bound', saved }, `msg_${i}`, now)).toBe(true);
 		const record = saved.deliveries as Record<string, number>;
 		expect(Object.keys(record)).toHaveLength(MAX_SAVED);
 		expect(record[digest('msg_0')]).toBeUndefined();
 		expect(record[digest('msg_24')]).toBeUndefined();
-		expect(record[digest('msg_25')]).toBe(now + 25 + WINDOW_SECONDS);
+		expect(record[digest('msg_25')]).toBe(now + WINDOW_SECONDS - MAX_SAVED + 25);
+		expect(record[digest(`msg_${MAX_SAVED + 24}`)]).toBe(now + WINDOW_SECONDS);
+		expect(firstDelivery({ trigger: 'bound-restarted', saved }, 'msg_25', now)).toBe(false);
 		expect(JSON.stringify(saved).length).toBeLessThan(MAX_SAVED * 32);
 	});
 

