@@ -56,7 +56,7 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 			disableFollowRedirect: toApi || options.disableFollowRedirect,
 			sendCredentialsOnCrossOriginRedirect: false,
 		};
-		const answered = toApi ? await waitForSlot(settings.limitKey, settings.limit, multipart?.length ?? 0) : () => undefined;
+		const answered = toApi ? await waitForSlot(settings.limitKey, settings.limit) : () => undefined;
 		attempts++;
 		const startedAt = Date.now();
 		let response: IN8nHttpFullResponse;
@@ -85,8 +85,8 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 				itemIndex,
 			);
 		}
+		answered();
 		const status = response.statusCode;
-		answered(status === 429);
 
 		// A 429 means the API did nothing with the request, so even a create may be sent again.
 		const waitable = status === 429 || (status >= 500 && repeatable && faultRetries < MAX_FAULT_RETRIES);
