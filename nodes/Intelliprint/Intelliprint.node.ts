@@ -2,10 +2,12 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as background from './actions/background';
+import * as mailingList from './actions/mailingList';
+import * as mailingListRecipient from './actions/mailingListRecipient';
 import * as merge from './actions/merge';
 import * as printJob from './actions/printJob';
 import { router } from './actions/router';
-import { searchBackgrounds, searchPrintJobs } from './methods/listSearch';
+import { searchBackgrounds, searchMailingLists, searchPrintJobs } from './methods/listSearch';
 
 export class Intelliprint implements INodeType {
 	description: INodeTypeDescription = {
@@ -15,7 +17,7 @@ export class Intelliprint implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Print and post letters from PDFs with Intelliprint: print jobs, letterhead backgrounds and PDF merges',
+		description: 'Print and post letters and postcards with Intelliprint: from PDFs or from your rows, to recipients or mailing lists',
 		defaults: { name: 'Intelliprint' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -29,6 +31,8 @@ export class Intelliprint implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Background', value: 'background', description: 'Letterheads printed behind letters' },
+					{ name: 'Mailing List', value: 'mailingList', description: 'Stored lists of recipients to send letters to' },
+					{ name: 'Mailing List Recipient', value: 'mailingListRecipient', description: 'The people on a mailing list' },
 					{ name: 'Merge', value: 'merge', description: 'The merge tool: several PDFs into one' },
 					{ name: 'Print Job', value: 'printJob', description: 'PDFs sent to print and post as letters' },
 				],
@@ -37,11 +41,13 @@ export class Intelliprint implements INodeType {
 			...printJob.description,
 			...background.description,
 			...merge.description,
+			...mailingList.description,
+			...mailingListRecipient.description,
 		],
 	};
 
 	methods = {
-		listSearch: { searchBackgrounds, searchPrintJobs },
+		listSearch: { searchBackgrounds, searchMailingLists, searchPrintJobs },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -47,6 +47,11 @@ export class IntelliprintTrigger implements INodeType {
 				type: 'options',
 				default: 'mail.failed',
 				options: [
+					{
+						name: 'Addresses Validated',
+						value: 'mailing_list.addresses_validated',
+						description: "A mailing list's address validation finished; the event is passed on whole",
+					},
 					{ name: 'Any Event', value: ANY_EVENT, description: 'Every event Intelliprint sends' },
 					{ name: 'Letter Updated', value: 'letter.updated', description: 'A confirmed letter changed status' },
 					{ name: 'Mail Failed', value: 'mail.failed', description: 'A mail item failed to process or deliver' },

@@ -9,7 +9,7 @@ const credentials = [
 	{ id: 'ipWrongKeyCred01', name: 'Intelliprint wrong key', type: 'intelliprintApi', data: { apiKey: 'wrong_key', baseUrl: SANDBOX.apiUrl } },
 ];
 const workflows = ['lifecycle', 'background', 'wrong-key', 'bad-parameter', 'continue-on-fail'].map((name) => `${ROOT}/test/e2e/workflows/${name}.json`);
-const examples = ['scheduled-mail-run', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`);
+const examples = ['rows-to-letters', 'scheduled-mail-run', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`);
 
 let fake: FakeIntelliprint;
 let n8n: N8nInstance;
@@ -62,6 +62,19 @@ describe('the packed package inside real n8n (n8n execute)', () => {
 		const [summary] = node(result, 'Summary of letters and cost').items;
 		expect(summary.json.count_id).toBe(90);
 		expect(Number(summary.json.sum_cost_after_tax_gbp)).toBeGreaterThan(90);
+	});
+
+	it('runs the "rows to letters" example: 100 rows become one test print job of 100 letters, no PDF needed', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipExampleRowsLet');
+		expect(exitCode, output).toBe(0);
+		const [summary] = node(result, 'Summary of letters and cost').items;
+		expect(summary.json).toMatchObject({ letters: 100, already_sent: false });
+		expect(Number(summary.json.cost_after_tax_gbp)).toBeGreaterThan(50);
+		const job = fake.prints.get(String(summary.json.print_job));
+		expect(job.letters.map((letter) => letter.address.name)).toContain('Customer 042');
+		// Run again the same day: the sent key finds the job, and nothing is posted twice.
+		const again = await n8n.execute('ipExampleRowsLet');
+		expect(node(again.result, 'Summary of letters and cost').items[0].json).toMatchObject({ print_job: summary.json.print_job, already_sent: true });
 	});
 
 	it('fails with the message for a wrong API key', async () => {

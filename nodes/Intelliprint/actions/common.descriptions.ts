@@ -4,6 +4,39 @@ import type { INodeProperties } from 'n8n-workflow';
 export const PRINT_JOB_ID_REGEX = '^print_[A-Za-z0-9]+$';
 /** Background IDs look like `bg_` followed by letters and digits. */
 export const BACKGROUND_ID_REGEX = '^bg_[A-Za-z0-9]+$';
+/** Mailing list IDs look like `mal_` followed by letters and digits. */
+export const MAILING_LIST_ID_REGEX = '^mal_[A-Za-z0-9]+$';
+
+/** A mailing list picked from the account's lists or given by ID. */
+export const mailingListLocator: INodeProperties = {
+	displayName: 'Mailing List',
+	name: 'mailingList',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'A mailing list stored in Intelliprint',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a mailing list…',
+			typeOptions: { searchListMethod: 'searchMailingLists', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. mal_5b1e9c',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: MAILING_LIST_ID_REGEX, errorMessage: 'A mailing list ID starts with "mal_", e.g. mal_5b1e9c' },
+				},
+			],
+		},
+	],
+};
 
 /** A background (letterhead) picked from the account's list or given by ID. */
 export function backgroundLocator(name: string, displayName: string, description: string, required = true): INodeProperties {

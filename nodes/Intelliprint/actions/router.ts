@@ -1,31 +1,44 @@
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
+import { errorItem } from '../helpers/errorItem';
 import { allCreated, createdBy } from '../helpers/ledger';
 import { connectionSettings } from '../transport';
 import * as background from './background';
+import * as mailingList from './mailingList';
+import * as mailingListRecipient from './mailingListRecipient';
 import * as merge from './merge';
 import * as printJob from './printJob';
 
-type Operation = { execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]> };
+type Operation = {
+	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+	/** Whether this run's settings make the operation one request for all items (a mail run, a merge across items). */
+	runsOnce?: (this: IExecuteFunctions) => boolean;
+};
 
 const resources: Record<string, Record<string, Operation>> = {
 	printJob: printJob as unknown as Record<string, Operation>,
 	background: background as unknown as Record<string, Operation>,
 	merge: merge as unknown as Record<string, Operation>,
+	mailingList: mailingList as unknown as Record<string, Operation>,
+	mailingListRecipient: mailingListRecipient as unknown as Record<string, Operation>,
 };
 
 /** More items in flight than this gains nothing: the rate limit, not the wire, sets the pace. */
 const MAX_PARALLEL_ITEMS = 100;
 
-async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+function handlerFor(ctx: IExecuteFunctions, itemIndex: number): Operation {
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 	const operation = ctx.getNodeParameter('operation', itemIndex) as string;
 	const handler = resources[resource]?.[operation];
 	if (!handler?.execute) {
 		throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" is not known for "${resource}"`, { itemIndex });
 	}
-	return await handler.execute.call(ctx, itemIndex);
+	return handler;
+}
+
+async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	return await handlerFor(ctx, itemIndex).execute.call(ctx, itemIndex);
 }
 
 /** The item's error, as a NodeError that names the item and what it created before failing. */
@@ -78,6 +91,17 @@ async function parallelItems(ctx: IExecuteFunctions, itemCount: number): Promise
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
+	const once = items.length > 0 ? handlerFor(this, 0) : undefined;
+	if (once?.runsOnce?.call(this)) {
+		// The operation reads every item itself and pairs its output (and its error items) with them.
+		try {
+			return [await once.execute.call(this, 0)];
+		} catch (caught) {
+			const error = itemError(this, caught, 0);
+			if (!this.continueOnFail()) throw stoppingError(this, error, items.length);
+			return [[errorItem(this, error, Number(error.context.itemIndex ?? 0))]];
+		}
+	}
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const continueOnFail = this.continueOnFail();
 	let stop: { itemIndex: number; error: NodeError } | undefined;
@@ -96,17 +120,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					if (!earlier || itemIndex < earlier.itemIndex) stop = { itemIndex, error };
 					continue;
 				}
-				const created = createdBy(this, itemIndex);
-				results[itemIndex] = [
-					{
-						json: {
-							error: error.message,
-							...(error.description ? { description: error.description } : {}),
-							...(created.length ? { created_ids: created } : {}),
-						},
-						pairedItem: { item: itemIndex },
-					},
-				];
+				results[itemIndex] = [errorItem(this, error, itemIndex)];
 			}
 		}
 	};

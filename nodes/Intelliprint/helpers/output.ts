@@ -95,15 +95,24 @@ export function letterJson(letter: Letter, job: PrintJob, simplify: boolean): ID
  * Items for print jobs, shaped as the user asked on the node: each job, or one item per letter
  * (optionally with the letter's PDF downloaded), simplified or as the API sent it.
  */
+export interface ItemShape {
+	/** Added to every item's JSON, e.g. `already_sent`. */
+	extra?: IDataObject;
+	/** For a job made from several input items (a mail run): the job pairs with all of them, and
+	 * letter n with the item that gave its recipient. */
+	fromItems?: number[];
+}
+
 export async function printJobItems(
 	ctx: IExecuteFunctions,
 	jobs: PrintJob[],
 	itemIndex: number,
-	extra: IDataObject = {},
+	{ extra = {}, fromItems }: ItemShape = {},
 ): Promise<INodeExecutionData[]> {
 	const output = ctx.getNodeParameter('output', itemIndex, 'printJob') as string;
 	const simplify = ctx.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const pairedItem = { item: itemIndex };
+	const pairedItem = fromItems ? fromItems.map((item) => ({ item })) : { item: itemIndex };
+	const letterPair = (index: number) => (fromItems?.[index] !== undefined ? { item: fromItems[index] } : pairedItem);
 	const jobItem = (job: PrintJob) => ({ json: { ...(simplify ? simplifyPrintJob(job) : job), ...extra }, pairedItem });
 	if (output !== 'letters') return jobs.map(jobItem);
 
@@ -113,8 +122,8 @@ export async function printJobItems(
 	for (const job of jobs) {
 		// A job without letters (all removed by a phrase, say) still comes out, as the job itself.
 		if (!job.letters?.length) items.push(jobItem(job));
-		for (const letter of job.letters ?? []) {
-			const item: INodeExecutionData = { json: { ...letterJson(letter, job, simplify), ...extra }, pairedItem };
+		for (const [index, letter] of (job.letters ?? []).entries()) {
+			const item: INodeExecutionData = { json: { ...letterJson(letter, job, simplify), ...extra }, pairedItem: letterPair(index) };
 			if (download && letter.pdf) {
 				const file = await downloadFile(ctx, letter.pdf, `the PDF of letter ${letter.id}`, itemIndex);
 				item.binary = { [property]: await ctx.helpers.prepareBinaryData(file.data, `${letter.id}.pdf`, 'application/pdf') };

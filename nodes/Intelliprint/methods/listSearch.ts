@@ -57,3 +57,17 @@ export async function searchBackgrounds(
 	}));
 	return { results, paginationToken: nextSkip === undefined ? undefined : String(nextSkip) };
 }
+
+/** Mailing lists for the resource locator, with their size; the token is the next skip. */
+export async function searchMailingLists(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const { results, nextSkip } = await searchPage<IDataObject & { id: string }>(this, '/mailing_lists', {}, Number(paginationToken) || 0, filter, (list) => ({
+		name: `${String(list.name || list.id)} (${Number(list.recipients ?? 0)} recipients)`,
+		value: list.id,
+		description: list.id,
+	}));
+	return { results, paginationToken: nextSkip === undefined ? undefined : String(nextSkip) };
+}

@@ -52,8 +52,9 @@ function mismatch(value: unknown, expected: Expectation): string | undefined {
 		if (typeof value.has_more !== 'boolean') return 'it has no "has_more" flag';
 		return undefined;
 	}
-	if (expected.idPrefix && !(typeof value.id === 'string' && value.id.startsWith(expected.idPrefix))) {
-		return `it has no "${expected.idPrefix}…" ID`;
+	const prefix = expected.idPrefix;
+	if (prefix !== undefined && !(typeof value.id === 'string' && value.id.startsWith(prefix) && value.id.length > prefix.length)) {
+		return `it has no "${prefix}…" ID`;
 	}
 	return undefined;
 }

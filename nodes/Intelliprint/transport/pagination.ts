@@ -36,12 +36,12 @@ export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
 	ctx: IntelliprintContext,
 	path: string,
 	qs: IDataObject,
-	options: { max?: number; itemIndex?: number; until?: (entry: T) => boolean } = {},
+	options: { max?: number; itemIndex?: number; skip?: number; until?: (entry: T) => boolean } = {},
 ): Promise<T[]> {
 	const results: T[] = [];
 	const seen = new Set<unknown>();
 	const wanted = options.max ?? Number.POSITIVE_INFINITY;
-	let skip = 0;
+	let skip = options.skip ?? 0;
 	for (let pages = 1; ; pages++) {
 		const limit = Math.min(MAX_PAGE_SIZE, wanted - results.length);
 		const page = await listPage<T>(ctx, path, { ...qs, limit, skip }, options.itemIndex);

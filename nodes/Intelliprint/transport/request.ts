@@ -26,6 +26,9 @@ export const EXPECT = {
 	printJob: { object: 'print', idPrefix: 'print_', what: 'a print job' },
 	background: { object: 'background', idPrefix: 'bg_', what: 'a background' },
 	merge: { object: 'merge', idPrefix: 'merge_', what: 'a merge result' },
+	mailingList: { object: 'mailing_list', idPrefix: 'mal_', what: 'a mailing list' },
+	// The recipients' ID prefix is not public: any non-empty ID is taken.
+	recipient: { object: 'mailing_list_recipient', idPrefix: '', what: 'a mailing list recipient' },
 	list: { object: 'list', what: 'a list' },
 } satisfies Record<string, Expectation>;
 

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { backgroundItems, type Background } from '../../helpers/backgroundOutput';
 import { apiRequestAllItems } from '../../transport';
 import { backgroundPreviewFields, returnAllOrLimit } from '../common.descriptions';
+import { listOptions, listQuery } from '../list.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -24,6 +25,10 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	listOptions([
+		['Created', 'created'],
+		['Name', 'name'],
+	]),
 	...backgroundPreviewFields,
 ];
 
@@ -33,7 +38,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
 	const max = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex) as number);
-	const qs: IDataObject = filters.team ? { team: filters.team } : {};
-	const backgrounds = await apiRequestAllItems<Background>(this, '/backgrounds', qs, { max, itemIndex });
+	const { qs, skip } = listQuery(this, itemIndex);
+	if (filters.team) qs.team = filters.team;
+	const backgrounds = await apiRequestAllItems<Background>(this, '/backgrounds', qs, { max, itemIndex, skip });
 	return await backgroundItems(this, backgrounds, itemIndex);
 }

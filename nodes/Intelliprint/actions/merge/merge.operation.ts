@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readPdfProperty } from '../../helpers/binary';
 import { apiRequest, downloadFile, encodeMultipart, type FilePart, EXPECT } from '../../transport';
@@ -65,11 +65,14 @@ async function filesOfItem(ctx: IExecuteFunctions, itemIndex: number): Promise<F
 	return files;
 }
 
+/** Merging across all items is one request for the whole run. */
+export function runsOnce(this: IExecuteFunctions): boolean {
+	return (this.getNodeParameter('options', 0, {}) as IDataObject).combineAllItems === true;
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const combine = options.combineAllItems === true;
-	// Across all items, the first item's turn merges everything; the others have nothing left to do.
-	if (combine && itemIndex > 0) return [];
 	const itemIndexes = combine ? this.getInputData().map((_, index) => index) : [itemIndex];
 
 	const files: FilePart[] = [];
@@ -91,7 +94,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	});
 	const pairedItem = combine ? itemIndexes.map((item) => ({ item })) : { item: itemIndex };
 	const item: INodeExecutionData = { json: merge, pairedItem };
-	if (options.download !== false && typeof merge.download_link === 'string') {
+	if (options.download !== false) {
+		if (typeof merge.download_link !== 'string') {
+			throw new NodeApiError(this.getNode(), {}, {
+				message: "Intelliprint's merge answer has no download link",
+				description: `The merge ${String(merge.id)} was made, but its file cannot be fetched. Turn off "Download Merged File" to keep the merge result without the file, or try again.`,
+				itemIndex,
+			});
+		}
 		const file = await downloadFile(this, merge.download_link, 'the merged PDF', itemIndex);
 		const property = (options.outputBinaryProperty as string) || 'data';
 		item.binary = {

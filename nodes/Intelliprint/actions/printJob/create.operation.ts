@@ -2,17 +2,21 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkSent, SENT_KEY_METADATA, sentKeyOf } from '../../helpers/alreadySent';
-import { readPdfProperty } from '../../helpers/binary';
+import { errorItem } from '../../helpers/errorItem';
 import { recordCreated } from '../../helpers/ledger';
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
-import { apiRequest, encodeMultipart, flattenFormFields, EXPECT } from '../../transport';
-import { inputBinaryField, parallelItemsOption, printJobOutputFields } from '../common.descriptions';
+import { sourceBody, type Source } from '../../helpers/printJobSource';
+import { recipientsOfAllItems } from '../../helpers/recipients';
+import { apiRequest, encodeMultipart, flattenFormFields, EXPECT, type FormObject } from '../../transport';
+import { parallelItemsOption, printJobOutputFields } from '../common.descriptions';
+import { sourceFields } from './createSource.description';
+import { applyTypeOptions, postcardFields } from './postcard.description';
 import { printJobSettingFields } from './printJobOptions.description';
 
 const properties: INodeProperties[] = [
-	inputBinaryField('the PDF to print'),
+	...sourceFields,
 	{
 		displayName: 'Confirm',
 		name: 'confirmed',
@@ -42,8 +46,10 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. invoices-november.pdf',
+				displayOptions: { show: { '/source': ['pdf'] } },
 				description: "The file name Intelliprint shows, instead of the binary's own",
 			},
+			...postcardFields,
 			{
 				displayName: 'Reference',
 				name: 'reference',
@@ -79,34 +85,50 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A mail run (content for all input items) is one print job, made once for the whole run. */
+export function runsOnce(this: IExecuteFunctions): boolean {
+	return this.getNodeParameter('source', 0, 'pdf') === 'content' && this.getNodeParameter('recipientsFrom', 0, 'allItems') === 'allItems';
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const testmode = this.getNodeParameter('testmode', itemIndex, false) as boolean;
-	const settings = await buildPrintJobBody(this, itemIndex, {
-		...options,
-		confirmed: this.getNodeParameter('confirmed', itemIndex, false) as boolean,
-	});
-	const sentKey = options.sentKey ? sentKeyOf(this, itemIndex, options.sentKey) : undefined;
-	const check = sentKey ? await checkSent(this, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30) : undefined;
+	if (!runsOnce.call(this)) {
+		const source = this.getNodeParameter('source', itemIndex, 'pdf') as Source;
+		return await createJob(this, itemIndex, () => sourceBody(this, itemIndex, source));
+	}
+	const { recipients, itemIndexes, failed } = recipientsOfAllItems(this);
+	const errors = failed.map(({ itemIndex: bad, error }) => errorItem(this, error, bad));
+	if (!recipients.length) return errors;
+	const jobItems = await createJob(this, itemIndexes[0], () => sourceBody(this, itemIndexes[0], 'content', recipients), itemIndexes);
+	return [...jobItems, ...errors];
+}
+
+/** Creates one print job (unless its sent key shows it exists already) and shapes its output. */
+async function createJob(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	source: () => Promise<FormObject>,
+	fromItems?: number[],
+): Promise<INodeExecutionData[]> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const testmode = ctx.getNodeParameter('testmode', itemIndex, false) as boolean;
+	const type = ctx.getNodeParameter('type', itemIndex, 'letter') as string;
+	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: ctx.getNodeParameter('confirmed', itemIndex, false) as boolean });
+	applyTypeOptions(settings, options, type);
+	const sentKey = options.sentKey ? sentKeyOf(ctx, itemIndex, options.sentKey) : undefined;
+	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30) : undefined;
 	if (check?.sent) {
-		const job = await apiRequest<PrintJob>(this, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${check.printJobId}`, itemIndex });
-		return await printJobItems(this, [job], itemIndex, { already_sent: true });
+		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${check.printJobId}`, itemIndex });
+		return await printJobItems(ctx, [job], itemIndex, { extra: { already_sent: true }, fromItems });
 	}
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };
 
 	let created: string | undefined;
 	try {
-		const fileName = options.fileName ? String(options.fileName) : undefined;
-		// The PDF is read straight into the multipart body and not kept: a large file is then held
-		// once while it is sent, not twice.
-		const multipart = encodeMultipart(
-			flattenFormFields({ file: await readPdfProperty(this, itemIndex, propertyName, undefined, fileName), testmode, ...settings }),
-		);
-		const job = await apiRequest<PrintJob>(this, { expect: EXPECT.printJob, method: 'POST', path: '/prints', multipart, itemIndex });
+		const multipart = encodeMultipart(flattenFormFields({ ...(await source()), testmode, ...settings }));
+		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', multipart, itemIndex });
 		created = job.id;
-		recordCreated(this, itemIndex, job.id);
-		return await printJobItems(this, [job], itemIndex);
+		recordCreated(ctx, itemIndex, job.id);
+		return await printJobItems(ctx, [job], itemIndex, { fromItems });
 	} finally {
 		if (check && !check.sent) check.done(created);
 	}

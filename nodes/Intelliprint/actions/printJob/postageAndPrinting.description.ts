@@ -1,4 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+/** Settings that only letters have: hidden when Create makes postcards. */
+export const LETTERS_ONLY: IDisplayOptions = { hide: { '/type': ['postcard'] } };
 
 /** How the letters are printed and posted: the API's `postage` and `printing` objects. */
 export const postageAndPrintingFields: INodeProperties[] = [
@@ -35,6 +38,7 @@ export const postageAndPrintingFields: INodeProperties[] = [
 						name: 'idealEnvelope',
 						type: 'options',
 						default: 'c5',
+						displayOptions: LETTERS_ONLY,
 						description: 'The envelope you would like; Intelliprint may upgrade to a larger one the service needs',
 						options: [
 							{ name: 'A4 Box', value: 'a4_box' },
@@ -70,6 +74,7 @@ export const postageAndPrintingFields: INodeProperties[] = [
 						name: 'doubleSided',
 						type: 'options',
 						default: 'no',
+						displayOptions: LETTERS_ONLY,
 						options: [
 							{ name: 'No', value: 'no' },
 							{ name: 'Yes', value: 'yes' },
@@ -82,7 +87,7 @@ export const postageAndPrintingFields: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 1,3,5-7',
-						displayOptions: { show: { doubleSided: ['mixed'] } },
+						displayOptions: { ...LETTERS_ONLY, show: { doubleSided: ['mixed'] } },
 						description: 'Page numbers (within each letter) printed double sided; ranges allowed',
 					},
 					{

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { backgroundLocator } from '../common.descriptions';
-import { postageAndPrintingFields } from './postageAndPrinting.description';
+import { LETTERS_ONLY, postageAndPrintingFields } from './postageAndPrinting.description';
 
 /**
  * The print job settings shared by Create and Update, grouped as the API's objects. Each inner
@@ -15,6 +15,7 @@ export const printJobSettingFields: INodeProperties[] = [
 		default: {},
 		placeholder: 'Add Background',
 		description: 'Letterhead backgrounds printed behind the letters',
+		displayOptions: LETTERS_ONLY,
 		options: [
 			{
 				displayName: 'Background',
@@ -48,6 +49,7 @@ export const printJobSettingFields: INodeProperties[] = [
 		default: {},
 		placeholder: 'Add Extra Document',
 		description: 'PDFs added to every letter, such as terms and conditions or a leaflet',
+		displayOptions: LETTERS_ONLY,
 		options: [
 			{
 				displayName: 'Document',

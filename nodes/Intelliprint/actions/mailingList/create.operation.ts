@@ -1,0 +1,54 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { errorItem } from '../../helpers/errorItem';
+import { recordCreated } from '../../helpers/ledger';
+import { chunks, sendRecipients, type MailingList } from '../../helpers/mailingLists';
+import { recipientsOfAllItems } from '../../helpers/recipients';
+import { textValue } from '../../helpers/values';
+import { apiRequest, EXPECT } from '../../transport';
+import { recipientFields } from '../recipient.descriptions';
+import { addressValidationOption } from './shared.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Customers with overdue invoices',
+	},
+	{
+		displayName: 'Add Input Items as Recipients',
+		name: 'addRecipients',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to make one list holding a recipient for every input item (otherwise one empty list per item)',
+	},
+	...updateDisplayOptions({ show: { addRecipients: [true] } }, recipientFields),
+	addressValidationOption,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['mailingList'], operation: ['create'] } }, properties);
+
+export function runsOnce(this: IExecuteFunctions): boolean {
+	return this.getNodeParameter('addRecipients', 0, true) === true;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const fromItems = runsOnce.call(this);
+	const { recipients, itemIndexes, failed } = fromItems ? recipientsOfAllItems(this) : { recipients: [], itemIndexes: [itemIndex], failed: [] };
+	const errors = failed.map(({ itemIndex: bad, error }) => errorItem(this, error, bad));
+	if (fromItems && !recipients.length) return errors;
+	const first = itemIndexes[0];
+	const name = textValue(this, first, this.getNodeParameter('name', first, ''), 'Name');
+	const json: IDataObject = { name: name ?? '' };
+	if (this.getNodeParameter('validateAddresses', first, false) === true) json.address_validation = { requested: true };
+	const [firstPart = [], ...rest] = chunks(recipients);
+	if (firstPart.length) json.recipients = firstPart;
+	let list = await apiRequest<MailingList>(this, { expect: EXPECT.mailingList, method: 'POST', path: '/mailing_lists', json, itemIndex: first });
+	recordCreated(this, first, list.id);
+	if (rest.length) list = await sendRecipients(this, list.id, rest.flat(), first);
+	return [{ json: list, pairedItem: itemIndexes.map((item) => ({ item })) }, ...errors];
+}

@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/**
+ * A resource's Operation field and the parameters of each of its operations, from one list: each
+ * entry is the option as the dropdown shows it and the operation's module.
+ */
+export function describeResource(
+	resource: string,
+	defaultOperation: string,
+	operations: Array<[INodePropertyOptions, { description: INodeProperties[] }]>,
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options: operations.map(([option]) => option),
+			default: defaultOperation,
+		},
+		...operations.flatMap(([, module]) => module.description),
+	];
+}

@@ -1,0 +1,98 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { textValue } from './values';
+
+export interface Recipient extends IDataObject {
+	address: { name: string; line: string; postcode: string; country: string };
+	variables: Record<string, string>;
+}
+
+/** Lines given as a list (from separate fields) become one text, one line each, empty ones dropped. */
+function addressLine(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string | undefined {
+	if (!Array.isArray(value)) return textValue(ctx, itemIndex, value, 'Address Lines')?.trim();
+	const lines = value.map((line) => textValue(ctx, itemIndex, line, 'Address Lines')?.trim()).filter(Boolean);
+	return lines.length ? lines.join('\n') : undefined;
+}
+
+function countryCode(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
+	const text = textValue(ctx, itemIndex, value, 'Country')?.trim().toUpperCase();
+	if (!text) return 'GB';
+	// "UK" is what most spreadsheets say; ISO 3166-1 says GB.
+	if (text === 'UK') return 'GB';
+	if (!/^[A-Z]{2}$/.test(text)) {
+		throw new NodeOperationError(ctx.getNode(), `"${text}" is not a two-letter country code`, {
+			itemIndex,
+			description: 'Give the country as its ISO 3166-1 code, e.g. GB, IE or FR, or leave it empty for GB.',
+		});
+	}
+	return text;
+}
+
+function variablesOf(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
+	const mode = ctx.getNodeParameter('variables', itemIndex, 'all') as string;
+	const json = ctx.getInputData()[itemIndex]?.json ?? {};
+	const variables: Record<string, string> = {};
+	if (mode === 'none') return variables;
+	if (mode === 'all') {
+		for (const [key, value] of Object.entries(json)) {
+			// Placeholders hold text: nested objects and lists have no single value to print.
+			if (['string', 'number', 'boolean'].includes(typeof value)) variables[key] = String(value);
+		}
+		return variables;
+	}
+	const names = String(ctx.getNodeParameter('variableFields', itemIndex, '')).split(',').map((name) => name.trim()).filter(Boolean);
+	for (const name of names) {
+		const value = json[name];
+		if (value === undefined || value === null) continue;
+		variables[name] = typeof value === 'boolean' ? String(value) : (textValue(ctx, itemIndex, value, `Variable "${name}"`) ?? '');
+	}
+	return variables;
+}
+
+/**
+ * The recipient an item stands for: its address mapped by the node's fields, and its variables.
+ * A missing name, address or postcode is refused on that item before anything is sent.
+ */
+export function recipientOf(ctx: IExecuteFunctions, itemIndex: number): Recipient {
+	const name = textValue(ctx, itemIndex, ctx.getNodeParameter('recipientName', itemIndex, ''), 'Recipient Name')?.trim();
+	const line = addressLine(ctx, itemIndex, ctx.getNodeParameter('recipientAddress', itemIndex, ''));
+	const postcode = textValue(ctx, itemIndex, ctx.getNodeParameter('recipientPostcode', itemIndex, ''), 'Postcode')?.trim();
+	const missing = [!name && 'name', !line && 'address lines', !postcode && 'postcode'].filter(Boolean);
+	if (missing.length) {
+		const fields = Object.keys(ctx.getInputData()[itemIndex]?.json ?? {});
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.join(', no ')} for its letter`, {
+			itemIndex,
+			description: `Map "Recipient Name", "Address Lines" and "Postcode" to the item's fields${fields.length ? ` (it has: ${fields.slice(0, 20).join(', ')})` : ''}, or fill in the missing values.`,
+		});
+	}
+	return {
+		address: { name: name!, line: line!, postcode: postcode!, country: countryCode(ctx, itemIndex, ctx.getNodeParameter('recipientCountry', itemIndex, '')) },
+		variables: variablesOf(ctx, itemIndex),
+	};
+}
+
+/**
+ * The recipients of all input items, for one request. With Continue On Fail the items that cannot
+ * be a recipient are set aside as errors and the others still go; without it the first one stops
+ * the run before anything is sent.
+ */
+export function recipientsOfAllItems(ctx: IExecuteFunctions): { recipients: Recipient[]; itemIndexes: number[]; failed: Array<{ itemIndex: number; error: NodeOperationError }> } {
+	const recipients: Recipient[] = [];
+	const itemIndexes: number[] = [];
+	const failed: Array<{ itemIndex: number; error: NodeOperationError }> = [];
+	const add = (itemIndex: number) => {
+		recipients.push(recipientOf(ctx, itemIndex));
+		itemIndexes.push(itemIndex);
+	};
+	const keepGoing = ctx.continueOnFail();
+	ctx.getInputData().forEach((_, itemIndex) => {
+		if (!keepGoing) return add(itemIndex);
+		try {
+			add(itemIndex);
+		} catch (error) {
+			failed.push({ itemIndex, error: error as NodeOperationError });
+		}
+	});
+	return { recipients, itemIndexes, failed };
+}
