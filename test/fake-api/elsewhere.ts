@@ -21,7 +21,9 @@ function believable(method: string, path: string): Reply {
 	if (/\.pdf$/.test(path)) {
 		return { status: 200, headers: { 'content-type': 'application/pdf' }, body: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n') };
 	}
-	if (method === 'GET' && /\/(prints|backgrounds)$/.test(path)) return jsonReply(200, { object: 'list', data: [], total_available: 0, has_more: false });
+	if (method === 'GET' && /\/(prints|backgrounds|mailing_lists|recipients)$/.test(path)) return jsonReply(200, { object: 'list', data: [], total_available: 0, has_more: false });
+	if (/\/recipients/.test(path)) return jsonReply(200, { id: 'mlr_elsewhere', object: 'mailing_list_recipient' });
+	if (/\/mailing_lists/.test(path)) return jsonReply(200, { id: 'mal_elsewhere', object: 'mailing_list' });
 	if (/\/backgrounds/.test(path)) return jsonReply(200, { id: 'bg_elsewhere', object: 'background' });
 	if (/\/tools\/merge/.test(path)) return jsonReply(200, { id: 'merge_elsewhere', object: 'merge', download_link: 'http://elsewhere.invalid/merged.pdf' });
 	return jsonReply(200, { id: 'print_elsewhere', object: 'print' });

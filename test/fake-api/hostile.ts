@@ -113,7 +113,7 @@ export async function inject(fault: Fault, scene: FaultScene): Promise<void> {
 	write(res, reply);
 }
 
-const PREFIX: Record<string, string> = { print: 'print', background: 'bg', merge: 'merge', file: 'file' };
+const PREFIX: Record<string, string> = { print: 'print', background: 'bg', merge: 'merge', file: 'file', mailing_list: 'mal', mailing_list_recipient: 'mlr' };
 
 function plausible(expects: string): unknown {
 	if (expects === 'list') return { object: 'list', data: [], total_available: 0, has_more: false };
@@ -161,8 +161,10 @@ export function garbage(kind: Garbage, status: number, expects: string, reply: R
 /** Which kind of answer a believing client expects from an API path, for garbage of the right shape. */
 export function expects(method: string, path: string): string {
 	const route = path.replace(/^\/v1(-moved)?/, '').replace(/\/+$/, '');
-	if (method === 'GET' && /^\/(prints|backgrounds)$/.test(route)) return 'list';
+	if (method === 'GET' && /^\/(prints|backgrounds|mailing_lists|mailing_lists\/[^/]+\/recipients)$/.test(route)) return 'list';
 	if (route.startsWith('/backgrounds')) return 'background';
+	if (/^\/mailing_lists\/[^/]+\/recipients/.test(route)) return 'mailing_list_recipient';
+	if (route.startsWith('/mailing_lists')) return 'mailing_list';
 	if (route.startsWith('/tools/merge')) return 'merge';
 	return 'print';
 }

@@ -1,4 +1,7 @@
-import { readPages, type PageText } from './pdf';
+import { fail } from './http';
+import { readPages, type PageText, type WindowSide } from './pdf';
+import type { Address } from './recipients';
+import { renderContent } from './render';
 
 /** The fake's price list in pence (ours; the real one differs), per letter plus per extra sheet. */
 const POSTAGE_PENCE: Record<string, number> = {
@@ -7,6 +10,12 @@ const POSTAGE_PENCE: Record<string, number> = {
 };
 const PER_EXTRA_SHEET_PENCE = 5;
 const PREMIUM_PER_SHEET_PENCE = 10;
+/**
+ * Postcards (ours: the vendor's postcard prices are not public): printed and posted second class for this much,
+ * other services adding what they add to a letter; a matt finish costs 5p more.
+ */
+export const POSTCARD_PENCE: Record<string, number> = { postcard_a6: 55, postcard_a5: 70, postcard_a5_enveloped: 95 };
+const MATT_FINISH_PENCE = 5;
 const PENNY = 1_000_000; // amounts carry 8 implied decimals of a pound
 const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
 
@@ -33,8 +42,10 @@ export interface FakeLetter {
 }
 
 export interface LetterSettings {
+	type?: string;
+	address_window?: WindowSide;
 	splitting: { method: string; phrase: string | null; pages: number | null };
-	printing: { double_sided: string; double_sided_specific_pages: number[] | null; premium_quality: boolean };
+	printing: { double_sided: string; double_sided_specific_pages: number[] | null; premium_quality: boolean; black_and_white?: boolean; matt_finish?: boolean };
 	postage: { service: string; ideal_envelope: string };
 	remove_letters: { with_phrase: string | null };
 	extraPages: number;
@@ -88,27 +99,51 @@ function address(page: PageText): FakeLetter['address'] {
 	};
 }
 
+/**
+ * A letter of `pages` pages (extra documents included), priced. Postcards have two sides on one card whatever
+ * the file held. Black and white costs the same as colour here (ours).
+ */
+function letter(settings: LetterSettings, pages: number, address: FakeLetter['address'], group: number[], newId: () => string): FakeLetter {
+	const postcard = settings.type === 'postcard';
+	const [letterPages, sheets] = postcard ? [2, 1] : [pages, sheetsFor(pages, settings.printing)];
+	const envelope = settings.postage.ideal_envelope;
+	const postage = POSTAGE_PENCE[settings.postage.service];
+	const pence = postcard
+		? POSTCARD_PENCE[envelope] + postage - POSTAGE_PENCE.uk_second_class + (settings.printing.matt_finish ? MATT_FINISH_PENCE : 0)
+		: postage + (sheets - 1) * PER_EXTRA_SHEET_PENCE + (settings.printing.premium_quality ? sheets * PREMIUM_PER_SHEET_PENCE : 0);
+	return {
+		id: newId(), object: 'letter', status: 'draft', pages: letterPages, sheets,
+		postage_service: settings.postage.service,
+		envelope: !postcard && sheets > 5 && envelope === 'c5' ? 'c4' : envelope,
+		address, tracking_number: null, print_stream: null,
+		cost: cost(pence), shipped_date: null, pdf_status: 'built', pdf: null, returned: null, _pages: group,
+	};
+}
+
 /** Splits the uploaded PDF into letters the way the API describes, and prices them. */
 export async function buildLetters(pdf: Buffer, settings: LetterSettings, newId: () => string): Promise<{ letters: FakeLetter[]; pages: number }> {
-	const pages = await readPages(pdf);
+	const pages = await readPages(pdf, settings.address_window);
 	const groups = groupPages(pages, settings.splitting);
 	const phrase = settings.remove_letters.with_phrase;
 	const kept = phrase ? groups.filter((group) => !group.some((index) => pages[index].text.includes(phrase))) : groups;
-	const envelope = settings.postage.ideal_envelope;
-	const letters = kept.map((group): FakeLetter => {
-		const letterPages = group.length + settings.extraPages;
-		const sheets = sheetsFor(letterPages, settings.printing);
-		const pence =
-			POSTAGE_PENCE[settings.postage.service] +
-			(sheets - 1) * PER_EXTRA_SHEET_PENCE +
-			(settings.printing.premium_quality ? sheets * PREMIUM_PER_SHEET_PENCE : 0);
-		return {
-			id: newId(), object: 'letter', status: 'draft', pages: letterPages, sheets,
-			postage_service: settings.postage.service,
-			envelope: sheets > 5 && envelope === 'c5' ? 'c4' : envelope,
-			address: address(pages[group[0]]), tracking_number: null, print_stream: null,
-			cost: cost(pence), shipped_date: null, pdf_status: 'built', pdf: null, returned: null, _pages: group,
-		};
-	});
+	const long = settings.type === 'postcard' ? kept.findIndex((group) => group.length > 2) : -1;
+	if (long !== -1) throw fail.invalid('parameter_invalid', `Invalid value for file: a postcard has two sides, but postcard ${long + 1} has ${kept[long].length} pages. Split the file so each postcard has one or two.`, 'file');
+	const letters = kept.map((group) => letter(settings, group.length + settings.extraPages, address(pages[group[0]]), group, newId));
 	return { letters, pages: pages.length };
+}
+
+/** Content letters: rendered one per recipient (see render.ts), addressed to the recipient, priced like any letter. */
+export async function buildContentLetters(
+	content: string,
+	recipients: Array<{ address: Address; variables: Record<string, string> }>,
+	settings: LetterSettings,
+	newId: () => string,
+): Promise<{ letters: FakeLetter[]; pdf: Buffer }> {
+	const type = settings.type === 'postcard' ? 'postcard' : 'letter';
+	const rendered = await renderContent({ content, recipients, type, size: settings.postage.ideal_envelope, window: settings.address_window ?? 'left' });
+	const phrase = settings.remove_letters.with_phrase;
+	const letters = rendered.letters.flatMap((drawn, index) =>
+		phrase && drawn.text.includes(phrase) ? [] : [letter(settings, drawn.pages.length + settings.extraPages, { ...recipients[index].address }, drawn.pages, newId)],
+	);
+	return { letters, pdf: rendered.pdf };
 }

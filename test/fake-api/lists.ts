@@ -1,5 +1,6 @@
 import type { FakeBackground } from './backgrounds';
 import { fail, publicView } from './http';
+import type { FakeMailingList, FakeMailingListRecipient } from './mailingLists';
 import type { FakePrintJob } from './prints';
 
 type Sortable = number | string | null | undefined;
@@ -26,6 +27,17 @@ export const PRINT_SORTS: SortFields<FakePrintJob> = {
 export const BACKGROUND_SORTS: SortFields<FakeBackground> = {
 	created: (background) => background.created,
 	name: (background) => background.name,
+};
+
+export const MAILING_LIST_SORTS: SortFields<FakeMailingList> = {
+	created: (list) => list.created,
+	name: (list) => list.name,
+	recipients: (list) => list.recipients,
+};
+
+export const RECIPIENT_SORTS: SortFields<FakeMailingListRecipient> = {
+	created: (recipient) => recipient.created,
+	name: (recipient) => recipient.address.name,
 };
 
 interface Stored {

@@ -1,15 +1,23 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
-/** One page's text, with the lines that fall inside the address window (top left, as on a DL window envelope). */
+/** One page's text, with the lines that fall inside the address window (see WINDOWS). */
 export interface PageText {
 	text: string;
 	windowLines: string[];
 }
 
-const MM = 72 / 25.4;
-/** The address window: 15-110 mm from the left, 35-90 mm from the top of the page. */
-const WINDOW = { left: 15 * MM, right: 110 * MM, top: 35 * MM, bottom: 90 * MM };
+export const MM = 72 / 25.4;
+export type WindowSide = 'left' | 'right';
+/**
+ * The address windows of an A4 page, in points: 35-90 mm from the top, 15-110 mm from the left edge
+ * (`address_window=left`, the default) or its mirror image 100-195 mm (`right`). Letters are read here and
+ * content letters are written here, so the two cannot drift apart.
+ */
+export const WINDOWS: Record<WindowSide, { left: number; right: number; top: number; bottom: number }> = {
+	left: { left: 15 * MM, right: 110 * MM, top: 35 * MM, bottom: 90 * MM },
+	right: { left: 100 * MM, right: 195 * MM, top: 35 * MM, bottom: 90 * MM },
+};
 
 export async function pageCount(data: Buffer): Promise<number> {
 	const document = await PDFDocument.load(data, { ignoreEncryption: true, updateMetadata: false });
@@ -17,7 +25,8 @@ export async function pageCount(data: Buffer): Promise<number> {
 }
 
 /** Reads every page's text with positions (pdf.js), so letters can be split and addressed. */
-export async function readPages(data: Buffer): Promise<PageText[]> {
+export async function readPages(data: Buffer, side: WindowSide = 'left'): Promise<PageText[]> {
+	const area = WINDOWS[side];
 	const task = getDocument({ data: new Uint8Array(data), verbosity: 0, useSystemFonts: false, isEvalSupported: false });
 	const document = await task.promise;
 	const pages: PageText[] = [];
@@ -33,7 +42,7 @@ export async function readPages(data: Buffer): Promise<PageText[]> {
 				all.push(item.str);
 				const [x, y] = [item.transform[4], item.transform[5]];
 				const fromTop = height - y;
-				if (x < WINDOW.left || x > WINDOW.right || fromTop < WINDOW.top || fromTop > WINDOW.bottom) continue;
+				if (x < area.left || x > area.right || fromTop < area.top || fromTop > area.bottom) continue;
 				const key = Math.round(fromTop);
 				lines.set(key, [...(lines.get(key) ?? []), { x, str: item.str }]);
 			}

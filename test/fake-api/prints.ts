@@ -1,14 +1,22 @@
-import { isFile, type Fields, type UploadedFile } from './body';
+import type { Fields, UploadedFile } from './body';
+import { readExtraDocuments, type ExtraDocument, type ExtraDocumentInput } from './extras';
 import { fail, newestFirst, newId, nextSequence } from './http';
-import { buildLetters, cost, type FakeLetter, type LetterSettings } from './letters';
-import { looksLikePdf, pageCount } from './pdf';
+import { buildContentLetters, buildLetters, cost, type FakeLetter, type LetterSettings } from './letters';
+import { pageCount } from './pdf';
+import { applyType } from './postcards';
+import { readVariables } from './recipients';
 import { LETTER_STATUSES, PRINT_CREATE, PRINT_UPDATE, validate } from './schema';
+import { resolveSource, updateSource, type ContentSource, type MailingListLookup, type SourceInput } from './sources';
+
+/** The API's answer to a create with nothing to print (reported verbatim, without a full stop). */
+export const MISSING_SOURCE = "Missing required parameter: You must provide either 'content', 'file', or 'template'";
 
 /** A print job as the fake keeps it (the API's fields; letters carry internal page ranges). */
 export interface FakePrintJob {
 	id: string;
 	object: 'print';
-	reference: string;
+	/** The file's name by default; null for letters made from content. */
+	reference: string | null;
 	confirmed: boolean;
 	testmode: boolean;
 	created: number;
@@ -17,13 +25,14 @@ export interface FakePrintJob {
 	type?: string;
 	pages?: number;
 	sheets?: number;
-	file?: { name: string; pages: number };
+	file?: { name: string; pages: number } | null;
+	address_window?: string;
 	splitting?: LetterSettings['splitting'];
 	printing?: LetterSettings['printing'];
 	postage?: LetterSettings['postage'] & { mail_date: number | null };
 	background?: { first_page: string | null; other_pages: string | null };
 	confidential?: boolean;
-	extra_documents?: Array<{ id: string; name: string | null; pages: number; order: string; ordering_number: number | null; apply_background: boolean }>;
+	extra_documents?: ExtraDocument[];
 	remove_letters?: { with_phrase: string | null; series: string[] };
 	nudge?: { x: number | null; y: number | null };
 	confirmation_email?: boolean;
@@ -34,18 +43,18 @@ export interface FakePrintJob {
 }
 
 /** A create or update body after validation against the schema. */
-interface PrintInput {
-	file?: UploadedFile;
+interface PrintInput extends SourceInput {
 	testmode?: boolean;
 	reference?: string;
 	confirmed?: boolean;
 	type?: string;
+	address_window?: string;
 	splitting?: Partial<LetterSettings['splitting']>;
 	printing?: Partial<LetterSettings['printing']>;
 	postage?: Partial<NonNullable<FakePrintJob['postage']>>;
 	background?: Partial<NonNullable<FakePrintJob['background']>>;
 	confidential?: boolean;
-	extra_documents?: Array<{ id?: string; document?: UploadedFile; order?: string; ordering_number?: number; apply_background?: boolean }>;
+	extra_documents?: ExtraDocumentInput[];
 	remove_letters?: { with_phrase?: string };
 	nudge?: { x?: number; y?: number };
 	confirmation_email?: boolean;
@@ -55,35 +64,44 @@ interface PrintInput {
 /** Print jobs as the API keeps them, with the documented lifecycle rules. */
 export class PrintStore {
 	readonly jobs = new Map<string, FakePrintJob>();
+	/** Each job's PDF: the uploaded file, or for content letters the one rendered from them (letters are page ranges of it). */
 	readonly files = new Map<string, UploadedFile>();
+	/** What content jobs are made of (a job is a content job exactly when it has an entry here). */
+	readonly contents = new Map<string, ContentSource>();
 	/** Every job created through the API, in order (seeded ones are not), kept after a draft is deleted. */
 	readonly created: FakePrintJob[] = [];
 
-	constructor(private readonly letterPdfUrl: (letterId: string) => string, private readonly backgroundExists: (id: string) => boolean) {}
+	constructor(
+		private readonly letterPdfUrl: (letterId: string) => string,
+		private readonly backgroundExists: (id: string) => boolean,
+		private readonly mailingList: MailingListLookup = () => undefined,
+		private readonly maxFileBytes = 100 * 1024 * 1024,
+	) {}
 
 	private now(): number {
 		return Math.floor(Date.now() / 1000);
 	}
 
 	async create(fields: Fields): Promise<FakePrintJob> {
-		if (!('file' in fields)) throw fail.invalid('parameter_missing', 'Missing required param: file.', 'file');
+		// Named `file` as before content letters existed: clients that only upload files read it so.
+		if (!['file', 'content', 'template'].some((key) => key in fields)) throw fail.invalid('parameter_missing', MISSING_SOURCE, 'file');
 		const input = validate(fields, PRINT_CREATE) as PrintInput;
-		const file = input.file!;
-		if (!looksLikePdf(file.data)) throw fail.invalid('parameter_invalid', 'Invalid value for file: the file is not a PDF.', 'file');
+		const source = await resolveSource(input, this.mailingList, this.maxFileBytes);
+		const file = 'file' in source ? source.file : undefined;
 		const id = newId('print');
 		const job: FakePrintJob = {
 			id, object: 'print', account: 'acc_fake', user: 'usr_fake', team: 'team_fake', type: 'letter',
-			reference: file.fileName, confirmed: false, testmode: input.testmode ?? false, created: this.now(), _seq: nextSequence(), confirmed_at: null, cost: cost(0),
-			file: { name: file.fileName, pages: await pageCount(file.data) },
+			reference: file?.fileName ?? null, confirmed: false, testmode: input.testmode ?? false, created: this.now(), _seq: nextSequence(), confirmed_at: null, cost: cost(0),
+			file: file ? { name: file.fileName, pages: await pageCount(file.data) } : null,
 			splitting: { method: 'none', phrase: null, pages: null },
-			printing: { double_sided: 'no', double_sided_specific_pages: null, premium_quality: false },
+			printing: { double_sided: 'no', double_sided_specific_pages: null, premium_quality: false, black_and_white: false },
 			postage: { service: 'uk_second_class', ideal_envelope: 'c5', mail_date: null },
-			background: { first_page: null, other_pages: null },
+			background: { first_page: null, other_pages: null }, address_window: 'left',
 			confidential: false, extra_documents: [], remove_letters: { with_phrase: null, series: [] },
 			nudge: { x: null, y: null }, confirmation_email: true, metadata: {}, letters: [],
 		};
-		this.files.set(id, file);
-		await this.apply(job, input);
+		if (file) this.files.set(id, file);
+		await this.apply(job, input, 'content' in source ? source.content : undefined);
 		this.created.push(job);
 		return job;
 	}
@@ -94,7 +112,11 @@ export class PrintStore {
 		if (job.confirmed) {
 			throw fail.invalid('parameter_invalid', 'This print job has already been confirmed, so it can no longer be updated.', 'confirmed');
 		}
-		return this.apply(job, input);
+		// Worked out on a copy, so that a refused update changes nothing; the stored object stays the same one.
+		const draft = await this.apply(structuredClone(job), input, updateSource(this.contents.get(id), input, this.mailingList));
+		for (const key of Object.keys(job)) delete job[key];
+		this.jobs.set(id, Object.assign(job, draft));
+		return job;
 	}
 
 	get(id: string): FakePrintJob {
@@ -128,11 +150,20 @@ export class PrintStore {
 			if (!(LETTER_STATUSES as readonly string[]).includes(status)) throw fail.invalid('parameter_invalid', `Invalid letter status: ${status}.`, 'letters.status');
 		}
 		const reference = query.get('reference');
+		const type = query.get('type');
+		if (type !== null && type !== 'letter' && type !== 'postcard') throw fail.invalid('parameter_invalid', 'Invalid value for type: must be letter or postcard.', 'type');
+		const acknowledged = query.get('letters.returned.acknowledged');
+		if (acknowledged !== null && acknowledged !== 'true' && acknowledged !== 'false') {
+			throw fail.invalid('parameter_invalid', 'Invalid value for letters.returned.acknowledged: must be true or false.', 'letters.returned.acknowledged');
+		}
 		return [...this.jobs.values()]
 			.filter((job) => job.testmode === testmode)
 			.filter((job) => confirmed === null || String(job.confirmed) === confirmed)
 			.filter((job) => !statuses || job.letters.some((letter) => statuses.includes(letter.status)))
 			.filter((job) => reference === null || job.reference === reference)
+			.filter((job) => type === null || (job.type ?? 'letter') === type)
+			// Jobs with a returned letter whose acknowledgement is as asked.
+			.filter((job) => acknowledged === null || job.letters.some((letter) => letter.returned && String(letter.returned.acknowledged) === acknowledged))
 			.sort(newestFirst);
 	}
 
@@ -169,16 +200,20 @@ export class PrintStore {
 		throw new Error(`no letter ${letterId}`);
 	}
 
-	private async apply(job: FakePrintJob, input: PrintInput): Promise<FakePrintJob> {
+	private async apply(job: FakePrintJob, input: PrintInput, content: ContentSource | undefined): Promise<FakePrintJob> {
 		const merged = job as Record<string, unknown>;
 		for (const key of ['splitting', 'printing', 'postage', 'background', 'nudge', 'remove_letters'] as const) {
 			if (input[key]) merged[key] = { ...(merged[key] as object), ...input[key] };
 		}
-		for (const key of ['reference', 'confidential', 'confirmation_email', 'type'] as const) {
+		for (const key of ['reference', 'confidential', 'confirmation_email', 'type', 'address_window'] as const) {
 			if (input[key] !== undefined) merged[key] = input[key];
 		}
-		if (input.metadata) job.metadata = { ...job.metadata, ...this.metadata(input.metadata) };
+		if (input.metadata) job.metadata = { ...job.metadata, ...readVariables(input.metadata, 'metadata') };
+		applyType(job, input);
 		const splitting = job.splitting!;
+		if (content && splitting.method !== 'none') {
+			throw fail.invalid('parameter_invalid', 'Invalid value for splitting.method: letters made from content are one per recipient; splitting is for an uploaded file.', 'splitting.method');
+		}
 		if (splitting.method === 'split_on_phrase' && !splitting.phrase) throw fail.invalid('parameter_missing', 'Missing required param: splitting.phrase.', 'splitting.phrase');
 		if (splitting.method === 'split_on_pages' && !((splitting.pages ?? 0) >= 1)) throw fail.invalid('parameter_missing', 'Missing required param: splitting.pages.', 'splitting.pages');
 		const printing = job.printing!;
@@ -189,23 +224,17 @@ export class PrintStore {
 			const bg = job.background?.[side];
 			if (bg && !this.backgroundExists(bg)) throw fail.invalid('parameter_invalid', `No such background: ${bg}.`, `background.${side}`);
 		}
-		let extraPages = 0;
-		if (input.extra_documents) {
-			job.extra_documents = [];
-			for (const [index, document] of input.extra_documents.entries()) {
-				if (!document.document && !document.id) throw fail.invalid('parameter_missing', `Missing required param: extra_documents[${index}].document.`, `extra_documents[${index}].document`);
-				if (document.order === 'custom' && document.ordering_number === undefined) throw fail.invalid('parameter_missing', `Missing required param: extra_documents[${index}].ordering_number.`, `extra_documents[${index}].ordering_number`);
-				const file = document.document;
-				if (file && !looksLikePdf(file.data)) throw fail.invalid('parameter_invalid', 'Invalid value: the extra document is not a PDF.', `extra_documents[${index}].document`);
-				const pages = file ? await pageCount(file.data) : 1;
-				extraPages += pages;
-				job.extra_documents.push({ id: document.id ?? newId('doc'), name: file?.fileName ?? null, pages, order: document.order ?? 'last', ordering_number: document.ordering_number ?? null, apply_background: document.apply_background ?? false });
-			}
+		if (input.extra_documents) job.extra_documents = await readExtraDocuments(input.extra_documents);
+		const extraPages = (job.extra_documents ?? []).reduce((sum, d) => sum + d.pages, 0);
+		const settings = { ...(job as unknown as LetterSettings), extraPages };
+		if (content) {
+			const built = await buildContentLetters(content.content, content.recipients, settings, () => newId('ltr'));
+			this.files.set(job.id, { fileName: 'letters.pdf', contentType: 'application/pdf', data: built.pdf });
+			this.contents.set(job.id, content);
+			job.letters = built.letters;
 		} else {
-			extraPages = (job.extra_documents ?? []).reduce((sum, d) => sum + d.pages, 0);
+			job.letters = (await buildLetters(this.files.get(job.id)!.data, settings, () => newId('ltr'))).letters;
 		}
-		const built = await buildLetters(this.files.get(job.id)!.data, { ...(job as unknown as LetterSettings), extraPages }, () => newId('ltr'));
-		job.letters = built.letters;
 		for (const letter of job.letters) letter.pdf = this.letterPdfUrl(letter.id);
 		job.remove_letters!.series = [];
 		if (input.confirmed === true) {
@@ -216,16 +245,6 @@ export class PrintStore {
 		this.reprice(job);
 		this.jobs.set(job.id, job);
 		return job;
-	}
-
-	private metadata(value: unknown): Record<string, string> {
-		if (typeof value !== 'object' || value === null || Array.isArray(value) || isFile(value)) throw fail.invalid('parameter_invalid', 'Invalid value for metadata: expected key/value pairs.', 'metadata');
-		const result: Record<string, string> = {};
-		for (const [key, entry] of Object.entries(value)) {
-			if (typeof entry !== 'string' && typeof entry !== 'number') throw fail.invalid('parameter_invalid', `Invalid value for metadata.${key}.`, `metadata.${key}`);
-			result[key] = String(entry);
-		}
-		return result;
 	}
 
 	private reprice(job: FakePrintJob): void {

@@ -18,7 +18,8 @@ export const SANDBOX = {
 };
 
 export async function startSandbox(rateLimit = { requests: 100, windowMs: 60_000 }): Promise<FakeIntelliprint> {
-	const fake = await new FakeIntelliprint({ apiKey: SANDBOX.apiKey, rateLimit }).start(SANDBOX.apiPort, '127.0.0.1', SANDBOX.filesPort);
+	// Address validation finishes by itself shortly after it is asked for, as a person trying the node would expect.
+	const fake = await new FakeIntelliprint({ apiKey: SANDBOX.apiKey, rateLimit, validationDelayMs: 200 }).start(SANDBOX.apiPort, '127.0.0.1', SANDBOX.filesPort);
 	// The vendor's demo has 100 letters when split on "Dear"; ours marks every 10th EMAIL ONLY.
 	fake.publish('mail-merge-100.pdf', await mailMergePdf(recipients(100)));
 	fake.publish('letterhead.pdf', await simplePdf(1, 'Example Utilities Ltd letterhead'));

@@ -11,19 +11,36 @@ export type Spec =
 	| 'free'
 	| { enum: readonly string[] }
 	| { object: Record<string, Spec> }
-	| { array: Spec };
+	/** A list; `max` entries at most (checked before any entry is read). */
+	| { array: Spec; max?: number }
+	/** A file part, or an object with these fields that names a file some other way (`file[url]`, `file[content]`). */
+	| { fileOr: Record<string, Spec> };
 
 export const LETTER_STATUSES = ['draft', 'waiting_to_print', 'printing', 'enclosing', 'shipping', 'sent', 'cancelled', 'returned', 'failed_wrong_address'] as const;
 export const SERVICES = ['uk_second_class', 'uk_first_class', 'uk_second_class_signed_for', 'uk_first_class_signed_for', 'uk_special_delivery', 'uk_special_delivery_9am', 'tracked_24', 'tracked_48', 'international'] as const;
 export const ENVELOPES = ['c5', 'c4', 'c4_plus', 'a4_box'] as const;
+export const POSTCARD_SIZES = ['postcard_a6', 'postcard_a5', 'postcard_a5_enveloped'] as const;
+/** Recipients one request may carry (ours: the API's limit is not public). */
+export const MAX_RECIPIENTS = 10_000;
+
+/** A recipient as print jobs and mailing lists take it; `recipients.ts` checks what the types cannot. */
+export const RECIPIENT: Record<string, Spec> = {
+	address: { object: { name: 'string', line: 'string', postcode: 'string', country: 'string' } },
+	variables: 'free',
+};
+const recipients: Spec = { array: { object: RECIPIENT }, max: MAX_RECIPIENTS };
 
 const settings: Record<string, Spec> = {
 	reference: 'string',
 	confirmed: 'boolean',
 	type: { enum: ['letter', 'postcard'] },
 	splitting: { object: { method: { enum: ['none', 'split_on_phrase', 'split_on_pages'] }, phrase: 'string', pages: 'integer' } },
-	printing: { object: { double_sided: { enum: ['no', 'yes', 'mixed'] }, double_sided_specific_pages: { array: 'integer' }, premium_quality: 'boolean' } },
-	postage: { object: { service: { enum: SERVICES }, ideal_envelope: { enum: ENVELOPES }, mail_date: 'integer' } },
+	printing: {
+		object: { double_sided: { enum: ['no', 'yes', 'mixed'] }, double_sided_specific_pages: { array: 'integer' }, premium_quality: 'boolean', black_and_white: 'boolean', matt_finish: 'boolean' },
+	},
+	// Letter envelopes and postcard sizes share the field; postcards.ts refuses the ones that do not fit the type.
+	postage: { object: { service: { enum: SERVICES }, ideal_envelope: { enum: [...ENVELOPES, ...POSTCARD_SIZES] }, mail_date: 'integer' } },
+	address_window: { enum: ['left', 'right'] },
 	background: { object: { first_page: 'string', other_pages: 'string' } },
 	confidential: 'boolean',
 	extra_documents: { array: { object: { id: 'string', document: 'file', order: { enum: ['first', 'last', 'custom'] }, ordering_number: 'integer', apply_background: 'boolean' } } },
@@ -31,12 +48,19 @@ const settings: Record<string, Spec> = {
 	nudge: { object: { x: 'number', y: 'number' } },
 	confirmation_email: 'boolean',
 	metadata: 'free',
+	// Letters from content: one per recipient, given here or by a stored mailing list.
+	content: 'string',
+	recipients,
+	mailing_list: 'string',
 };
 
-export const PRINT_CREATE: Record<string, Spec> = { file: 'file', testmode: 'boolean', ...settings };
+export const PRINT_CREATE: Record<string, Spec> = { file: { fileOr: { url: 'string', content: 'string', name: 'string' } }, template: 'string', testmode: 'boolean', ...settings };
 export const PRINT_UPDATE: Record<string, Spec> = settings;
 export const BACKGROUND_CREATE: Record<string, Spec> = { file: 'file', name: 'string', team: 'string' };
 export const BACKGROUND_UPDATE: Record<string, Spec> = { name: 'string', team: 'string' };
+const addressValidation: Spec = { object: { requested: 'boolean' } };
+export const MAILING_LIST_CREATE: Record<string, Spec> = { name: 'string', recipients, address_validation: addressValidation };
+export const MAILING_LIST_UPDATE: Record<string, Spec> = { ...MAILING_LIST_CREATE, delete_old_recipients: 'boolean' };
 
 function distance(a: string, b: string): number {
 	const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -64,6 +88,11 @@ function coerce(value: Field, spec: Spec, param: string): unknown {
 		if (!isFile(value)) throw invalid('expected a file');
 		return value;
 	}
+	if (typeof spec === 'object' && 'fileOr' in spec) {
+		if (isFile(value)) return value;
+		if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('expected a file');
+		return validate(value, spec.fileOr, `${param}.`);
+	}
 	if (typeof spec === 'object' && 'object' in spec) {
 		if (typeof value !== 'object' || value === null || Array.isArray(value) || isFile(value)) throw invalid('expected an object');
 		return validate(value as Fields, spec.object, `${param}.`);
@@ -71,7 +100,9 @@ function coerce(value: Field, spec: Spec, param: string): unknown {
 	if (typeof spec === 'object' && 'array' in spec) {
 		const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null && !isFile(value) ? Object.values(value) : undefined;
 		if (!list) throw invalid('expected a list');
-		return list.map((entry, index) => coerce(entry, spec.array, `${param}[${index}]`));
+		if (spec.max !== undefined && list.length > spec.max) throw invalid(`at most ${spec.max} entries are allowed in one request, not ${list.length}`);
+		// Entries are named with dot paths, as in `recipients.0.address.postcode`.
+		return list.map((entry, index) => coerce(entry, spec.array, `${param}.${index}`));
 	}
 	if (isFile(value) || (typeof value === 'object' && value !== null)) throw invalid('expected a plain value');
 	const text = String(value);

@@ -3,43 +3,23 @@ import connect from 'connect';
 import { parseBody, summarise, type Field, type Fields } from './body';
 import { BackgroundStore, MergeStore } from './backgrounds';
 import { carriesKey, serveElsewhere, type HostRequest } from './elsewhere';
+import { deliver, letterEvent, type Delivery, type FakeEvent, type WebhookTarget } from './events';
 import { serveFile } from './fileHost';
 import { actsFirst, expects, inject, takeFault, waitsBeforeActing, type Fault } from './hostile';
-import { ApiFailure, apiKeyOf, asFailure, fail, failureReply, jsonReply, overLimit, publicView, readRaw, write, type IncomingMessage, type Reply, type ServerResponse } from './http';
-import { BACKGROUND_SORTS, listEnvelope, PRINT_SORTS, type SortFields } from './lists';
+import { ApiFailure, apiKeyOf, asFailure, failureReply, jsonReply, overLimit, publicView, readRaw, write, type IncomingMessage, type Reply, type ServerResponse } from './http';
+import { listEnvelope, type SortFields } from './lists';
+import { MailingListStore, type FakeMailingList } from './mailingLists';
+import type { FakeOptions, RecordedRequest } from './options';
 import { PrintStore, type FakePrintJob } from './prints';
+import { route } from './routes';
 
+export type { FakeOptions, RecordedRequest } from './options';
 export type { Fault, Garbage } from './hostile';
 export type { HostRequest } from './elsewhere';
+export type { Delivery, FakeEvent, WebhookTarget } from './events';
+export { newSigningSecret } from './events';
 
 type Server = ReturnType<ReturnType<typeof connect>['listen']>;
-
-export interface FakeOptions {
-	apiKey?: string;
-	/** The API allows 100 requests a minute; tests may shrink the window (same shape). */
-	rateLimit?: { requests: number; windowMs: number } | false;
-	maxBodyBytes?: number;
-	/** Serve files from the API's own host (under /files, API key required) instead of a separate file host. */
-	filesOnApiHost?: boolean;
-	/** Wait this long before every API answer, after the work is done (a slow server, for benchmarks). */
-	latencyMs?: number;
-	/** Where the foreign "elsewhere" host listens (default: the API's host, on its own port). */
-	elsewhereHost?: string;
-}
-
-export interface RecordedRequest {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	headers: Record<string, string | string[] | undefined>;
-	contentType?: string;
-	/** Parsed body; files are summarised as { fileName, contentType, size }. */
-	body: Record<string, unknown>;
-	/** Raw body text for small non-file bodies, to check the wire format. */
-	raw?: string;
-	/** -1 for a dropped or reset connection, 0 for a hang (or a request still in progress). */
-	status: number;
-}
 
 export class FakeIntelliprint {
 	readonly apiKey: string;
@@ -49,6 +29,15 @@ export class FakeIntelliprint {
 	readonly prints: PrintStore;
 	readonly backgrounds: BackgroundStore;
 	readonly merges: MergeStore;
+	readonly mailingLists: MailingListStore;
+	/** Endpoints signed events go to, as registered in the Intelliprint dashboard. */
+	readonly webhookTargets: WebhookTarget[];
+	/** Every webhook delivery attempt, in order. */
+	readonly deliveries: Delivery[] = [];
+	/** See FakeOptions.validationDelayMs. */
+	validationDelayMs: number | false;
+	/** Errors of work the fake did by itself (validation finished after validationDelayMs), which no request could report. */
+	readonly backgroundFailures: unknown[] = [];
 	rateLimit: FakeOptions['rateLimit'];
 	rateLimited = 0;
 	/** Added to every API answer (see FakeOptions.latencyMs). */
@@ -72,6 +61,7 @@ export class FakeIntelliprint {
 	private readonly maxBodyBytes: number;
 	private readonly filesOnApiHost: boolean;
 	private readonly options: FakeOptions;
+	private readonly scheduled = new Set<Promise<unknown>>();
 
 	constructor(options: FakeOptions = {}) {
 		this.options = options;
@@ -83,7 +73,10 @@ export class FakeIntelliprint {
 		const signed = (path: string) => `${this.fileUrl}${path}?expires=${Math.floor(Date.now() / 1000) + 3600}`;
 		this.backgrounds = new BackgroundStore((id) => signed(`/backgrounds/${id}.png`));
 		this.merges = new MergeStore((id) => signed(`/merges/${id}.pdf`));
-		this.prints = new PrintStore((id) => signed(`/letters/${id}.pdf`), (id) => this.backgrounds.backgrounds.has(id));
+		this.mailingLists = new MailingListStore((id) => this.scheduleValidation(id));
+		this.prints = new PrintStore((id) => signed(`/letters/${id}.pdf`), (id) => this.backgrounds.backgrounds.has(id), (id) => this.mailingLists.recipientsFor(id), this.maxBodyBytes);
+		this.validationDelayMs = options.validationDelayMs ?? false;
+		this.webhookTargets = [...(options.webhooks ?? [])];
 	}
 
 	async start(port = 0, host = '127.0.0.1', filesPort = 0, elsewherePort = 0): Promise<this> {
@@ -143,6 +136,50 @@ export class FakeIntelliprint {
 	/** Every print job created through the API (seeded ones left out), in order, deleted drafts included. */
 	createdPrintJobs(): FakePrintJob[] {
 		return [...this.prints.created];
+	}
+
+	/** Registers an endpoint for signed events (`types` limits it to those event types). */
+	addWebhook(url: string, secret: string, types?: string[]): void {
+		this.webhookTargets.push({ url, secret, types });
+	}
+
+	/** Signs and POSTs an event to every registered endpoint that takes it; the attempts are also kept in `deliveries`. */
+	async sendEvent(event: FakeEvent): Promise<Delivery[]> {
+		return await deliver(this.webhookTargets, event, this.deliveries);
+	}
+
+	/** Sends a letter's `letter.updated` (or `mail.failed`) event, in the documented flat shape, from its current state. */
+	async sendLetterEvent(letterId: string, type = 'letter.updated'): Promise<Delivery[]> {
+		const job = [...this.prints.jobs.values()].find((entry) => entry.letters.some((letter) => letter.id === letterId));
+		if (!job) throw new Error(`no letter ${letterId}`);
+		return await this.sendEvent(letterEvent(type, job, letterId));
+	}
+
+	/**
+	 * Finishes a list's pending address validation now (passed/failed by the fake's rule) and sends
+	 * `mailing_list.addresses_validated` with the list; undefined, and no event, when nothing was pending.
+	 */
+	async completeValidation(listId: string): Promise<FakeMailingList | undefined> {
+		const list = this.mailingLists.completeValidation(listId);
+		if (list) await this.sendEvent({ type: 'mailing_list.addresses_validated', ...(publicView(list) as object) });
+		return list;
+	}
+
+	/** Waits until every validation the fake finishes by itself (and its event) is done. */
+	async settled(): Promise<void> {
+		while (this.scheduled.size > 0) await Promise.all([...this.scheduled]);
+	}
+
+	private scheduleValidation(listId: string): void {
+		if (this.validationDelayMs === false) return;
+		const run = this.pause(this.validationDelayMs)
+			.then(async () => {
+				if (!this.stopping.signal.aborted && this.mailingLists.lists.has(listId)) await this.completeValidation(listId);
+			})
+			// Nobody awaits this work, so its failure is kept for tests to see rather than left unhandled.
+			.catch((error: unknown) => void this.backgroundFailures.push(error))
+			.finally(() => this.scheduled.delete(run));
+		this.scheduled.add(run);
 	}
 
 	/** An accurate wait without a global timer (n8n's lint forbids them), cut short when the fake stops. */
@@ -210,37 +247,11 @@ export class FakeIntelliprint {
 	/** The API's work and its answer; failures become answers too, so a fault can follow either. */
 	private async act(method: string, url: URL, fields: Fields): Promise<Reply> {
 		try {
-			const [status, body] = await this.route(method, url, fields);
+			const [status, body] = await route(this, method, url, fields);
 			return jsonReply(status, body);
 		} catch (error) {
 			return failureReply(asFailure(error));
 		}
-	}
-
-	private async route(method: string, url: URL, fields: Fields): Promise<[number, unknown]> {
-		// `/v1-moved` is the same API under another path: the target of same-host redirects.
-		const path = url.pathname.replace(/^\/v1-moved(?=\/|$)/, '/v1').replace(/\/+$/, '');
-		const match = /^\/v1\/prints(?:\/([^/]+))?$/.exec(path);
-		if (match) {
-			const id = match[1] ? decodeURIComponent(match[1]) : undefined;
-			if (!id && method === 'POST') return [200, publicView(await this.prints.create(fields))];
-			if (!id && method === 'GET') return [200, this.listEnvelope(this.prints.list(url.searchParams), url.searchParams, PRINT_SORTS)];
-			if (id && method === 'GET') return [200, publicView(this.prints.get(id))];
-			if (id && method === 'POST') return [200, publicView(await this.prints.update(id, fields))];
-			if (id && method === 'DELETE') return [200, publicView(this.prints.remove(id))];
-		}
-		const background = /^\/v1\/backgrounds(?:\/([^/]+))?$/.exec(path);
-		if (background) {
-			const id = background[1] ? decodeURIComponent(background[1]) : undefined;
-			if (!id && method === 'POST') return [200, publicView(this.backgrounds.create(fields))];
-			if (!id && method === 'GET') return [200, this.listEnvelope(this.backgrounds.list(url.searchParams), url.searchParams, BACKGROUND_SORTS)];
-			if (id && method === 'GET') return [200, publicView(this.backgrounds.get(id))];
-			// The reference says PATCH; the official SDK sends POST to the same path.
-			if (id && (method === 'PATCH' || method === 'POST')) return [200, publicView(this.backgrounds.update(id, fields))];
-			if (id && method === 'DELETE') return [200, this.backgrounds.remove(id)];
-		}
-		if (path === '/v1/tools/merge' && method === 'POST') return [200, await this.merges.merge(fields)];
-		throw fail.notFound(`${method} ${url.pathname}`);
 	}
 
 	/** The API's list envelope (limit/skip, sort_field/sort_order when sort fields are given, fields). */

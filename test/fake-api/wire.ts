@@ -69,3 +69,23 @@ export async function eventually(fake: FakeIntelliprint, check: () => boolean, m
 	}
 	return true;
 }
+
+/** API answers, typed loosely enough to read in assertions. */
+export interface Answer {
+	id: string;
+	object: string;
+	error: { code: string; type: string; param?: string; message: string };
+	data: Answer[];
+	letters: Array<{ id: string; status: string; pdf: string; pages: number; sheets: number; envelope: string; cost: { amount: number }; address: Record<string, string | null> }>;
+	[key: string]: unknown;
+}
+
+/** A call with a JSON body (plain objects), or a form as it is; answers parsed. */
+export async function api(fake: FakeIntelliprint, method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer }> {
+	const form = body instanceof FormData || body instanceof URLSearchParams;
+	const seen = await call(fake, method, path, {
+		body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+		headers: body === undefined || form ? {} : { 'content-type': 'application/json' },
+	});
+	return { status: seen.status, body: JSON.parse(seen.text) as Answer };
+}

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { errorItem } from './errorItem';
 import { textValue } from './values';
 
 export interface Recipient extends IDataObject {
@@ -72,18 +73,24 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number): Recipien
 	};
 }
 
+export interface RunRecipients {
+	recipients: Recipient[];
+	/** The item each recipient came from. */
+	itemIndexes: number[];
+	/** Items that could not be a recipient, as error items (Continue On Fail only). */
+	errorItems: INodeExecutionData[];
+}
+
 /**
  * The recipients of all input items, for one request. With Continue On Fail the items that cannot
- * be a recipient are set aside as errors and the others still go; without it the first one stops
- * the run before anything is sent.
+ * be a recipient are set aside as error items and the others still go; without it the first one
+ * stops the run before anything is sent.
  */
-export function recipientsOfAllItems(ctx: IExecuteFunctions): { recipients: Recipient[]; itemIndexes: number[]; failed: Array<{ itemIndex: number; error: NodeOperationError }> } {
-	const recipients: Recipient[] = [];
-	const itemIndexes: number[] = [];
-	const failed: Array<{ itemIndex: number; error: NodeOperationError }> = [];
+export function recipientsOfAllItems(ctx: IExecuteFunctions): RunRecipients {
+	const run: RunRecipients = { recipients: [], itemIndexes: [], errorItems: [] };
 	const add = (itemIndex: number) => {
-		recipients.push(recipientOf(ctx, itemIndex));
-		itemIndexes.push(itemIndex);
+		run.recipients.push(recipientOf(ctx, itemIndex));
+		run.itemIndexes.push(itemIndex);
 	};
 	const keepGoing = ctx.continueOnFail();
 	ctx.getInputData().forEach((_, itemIndex) => {
@@ -91,8 +98,13 @@ export function recipientsOfAllItems(ctx: IExecuteFunctions): { recipients: Reci
 		try {
 			add(itemIndex);
 		} catch (error) {
-			failed.push({ itemIndex, error: error as NodeOperationError });
+			run.errorItems.push(errorItem(ctx, error as NodeOperationError, itemIndex));
 		}
 	});
-	return { recipients, itemIndexes, failed };
+	return run;
+}
+
+/** All items' recipients when the operation takes them from the items, else none for this item. */
+export function recipientsForRun(ctx: IExecuteFunctions, fromItems: boolean, itemIndex: number): RunRecipients {
+	return fromItems ? recipientsOfAllItems(ctx) : { recipients: [], itemIndexes: [itemIndex], errorItems: [] };
 }

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { errorItem } from '../../helpers/errorItem';
 import { recordCreated } from '../../helpers/ledger';
 import { chunks, sendRecipients, type MailingList } from '../../helpers/mailingLists';
-import { recipientsOfAllItems } from '../../helpers/recipients';
+import { recipientsForRun } from '../../helpers/recipients';
 import { textValue } from '../../helpers/values';
 import { apiRequest, EXPECT } from '../../transport';
 import { recipientFields } from '../recipient.descriptions';
@@ -38,8 +37,7 @@ export function runsOnce(this: IExecuteFunctions): boolean {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const fromItems = runsOnce.call(this);
-	const { recipients, itemIndexes, failed } = fromItems ? recipientsOfAllItems(this) : { recipients: [], itemIndexes: [itemIndex], failed: [] };
-	const errors = failed.map(({ itemIndex: bad, error }) => errorItem(this, error, bad));
+	const { recipients, itemIndexes, errorItems: errors } = recipientsForRun(this, fromItems, itemIndex);
 	if (fromItems && !recipients.length) return errors;
 	const first = itemIndexes[0];
 	const name = textValue(this, first, this.getNodeParameter('name', first, ''), 'Name');

@@ -19,8 +19,7 @@ export function runsOnce(): boolean {
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { recipients, itemIndexes, failed } = recipientsOfAllItems(this);
-	const output = failed.map(({ itemIndex, error }) => errorItem(this, error, itemIndex));
+	const { recipients, itemIndexes, errorItems: output } = recipientsOfAllItems(this);
 	// Items may name different lists (an expression): each list gets its own requests.
 	const byList = new Map<string, Array<{ recipient: Recipient; itemIndex: number }>>();
 	recipients.forEach((recipient, index) => {

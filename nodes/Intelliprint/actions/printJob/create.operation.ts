@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkSent, SENT_KEY_METADATA, sentKeyOf } from '../../helpers/alreadySent';
-import { errorItem } from '../../helpers/errorItem';
 import { recordCreated } from '../../helpers/ledger';
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { alphabetical } from '../../helpers/parameters';
@@ -95,8 +94,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const source = this.getNodeParameter('source', itemIndex, 'pdf') as Source;
 		return await createJob(this, itemIndex, () => sourceBody(this, itemIndex, source));
 	}
-	const { recipients, itemIndexes, failed } = recipientsOfAllItems(this);
-	const errors = failed.map(({ itemIndex: bad, error }) => errorItem(this, error, bad));
+	const { recipients, itemIndexes, errorItems: errors } = recipientsOfAllItems(this);
 	if (!recipients.length) return errors;
 	const jobItems = await createJob(this, itemIndexes[0], () => sourceBody(this, itemIndexes[0], 'content', recipients), itemIndexes);
 	return [...jobItems, ...errors];

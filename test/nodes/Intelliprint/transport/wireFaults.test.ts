@@ -27,7 +27,8 @@ describe('wire faults each get their own message', () => {
 
 	it('a reset read is repeated, and its message does not claim the API may have acted', async () => {
 		api.fake.faults.push({ method: 'GET', reset: 'afterActing', times: Number.POSITIVE_INFINITY });
-		const read = await api.run({ parameters: get, credentials: quick });
+		// The waits between tries are jittered (up to about 7 s for three): the budget must hold them all.
+		const read = await api.run({ parameters: get, credentials: { ...quick, maxWaitSeconds: 30 } });
 		expect(read.error?.message).toBe(`The connection to Intelliprint at ${api.fake.url} was cut before the answer arrived`);
 		expect(read.error?.description).toContain('It was tried 4 times');
 		expect(read.error?.description).not.toContain('may already have acted');

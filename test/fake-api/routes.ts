@@ -1,0 +1,64 @@
+import type { Fields } from './body';
+import { fail, publicView } from './http';
+import { BACKGROUND_SORTS, MAILING_LIST_SORTS, PRINT_SORTS, RECIPIENT_SORTS } from './lists';
+import type { FakeIntelliprint } from './server';
+
+type Answer = [number, unknown];
+const ok = (body: unknown): Answer => [200, publicView(body)];
+const idOf = (segment: string | undefined) => (segment === undefined ? undefined : decodeURIComponent(segment));
+
+async function prints(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields): Promise<Answer | undefined> {
+	if (!id && method === 'POST') return ok(await fake.prints.create(fields));
+	if (!id && method === 'GET') return [200, fake.listEnvelope(fake.prints.list(url.searchParams), url.searchParams, PRINT_SORTS)];
+	if (id && method === 'GET') return ok(fake.prints.get(id));
+	if (id && method === 'POST') return ok(await fake.prints.update(id, fields));
+	if (id && method === 'DELETE') return ok(fake.prints.remove(id));
+	return undefined;
+}
+
+function backgrounds(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields): Answer | undefined {
+	if (!id && method === 'POST') return ok(fake.backgrounds.create(fields));
+	if (!id && method === 'GET') return [200, fake.listEnvelope(fake.backgrounds.list(url.searchParams), url.searchParams, BACKGROUND_SORTS)];
+	if (id && method === 'GET') return ok(fake.backgrounds.get(id));
+	// The reference says PATCH; the official SDK sends POST to the same path.
+	if (id && (method === 'PATCH' || method === 'POST')) return ok(fake.backgrounds.update(id, fields));
+	if (id && method === 'DELETE') return ok(fake.backgrounds.remove(id));
+	return undefined;
+}
+
+/** `/mailing_lists[/{id}[/recipients[/{id}]]]`, each answered as the API's table says. */
+function mailingLists(fake: FakeIntelliprint, method: string, match: RegExpExecArray, url: URL, fields: Fields): Answer | undefined {
+	const store = fake.mailingLists;
+	const [listId, recipients, recipientId] = [idOf(match[1]), match[2], idOf(match[3])];
+	if (!listId && method === 'POST') return ok(store.create(fields));
+	if (!listId && method === 'GET') return [200, fake.listEnvelope(store.list(), url.searchParams, MAILING_LIST_SORTS)];
+	if (!listId) return undefined;
+	if (!recipients) {
+		if (method === 'GET') return ok(store.get(listId));
+		if (method === 'POST') return ok(store.update(listId, fields));
+		if (method === 'DELETE') return ok(store.remove(listId));
+		return undefined;
+	}
+	if (!recipientId && method === 'POST') return ok(store.addRecipient(listId, fields));
+	if (!recipientId && method === 'GET') return [200, fake.listEnvelope(store.recipients(listId), url.searchParams, RECIPIENT_SORTS)];
+	if (recipientId && method === 'GET') return ok(store.getRecipient(listId, recipientId));
+	if (recipientId && method === 'POST') return ok(store.updateRecipient(listId, recipientId, fields));
+	if (recipientId && method === 'DELETE') return ok(store.removeRecipient(listId, recipientId));
+	return undefined;
+}
+
+/** The API's routes: the answer to a request, or a thrown failure (404 for anything it does not know). */
+export async function route(fake: FakeIntelliprint, method: string, url: URL, fields: Fields): Promise<Answer> {
+	// `/v1-moved` is the same API under another path: the target of same-host redirects.
+	const path = url.pathname.replace(/^\/v1-moved(?=\/|$)/, '/v1').replace(/\/+$/, '');
+	let answer: Answer | undefined;
+	const print = /^\/v1\/prints(?:\/([^/]+))?$/.exec(path);
+	if (print) answer = await prints(fake, method, idOf(print[1]), url, fields);
+	const background = /^\/v1\/backgrounds(?:\/([^/]+))?$/.exec(path);
+	if (background) answer = backgrounds(fake, method, idOf(background[1]), url, fields);
+	const list = /^\/v1\/mailing_lists(?:\/([^/]+)(?:\/(recipients)(?:\/([^/]+))?)?)?$/.exec(path);
+	if (list) answer = mailingLists(fake, method, list, url, fields);
+	if (path === '/v1/tools/merge' && method === 'POST') answer = [200, await fake.merges.merge(fields)];
+	if (!answer) throw fail.notFound(`${method} ${url.pathname}`);
+	return answer;
+}
