@@ -27,7 +27,7 @@ await n8n.importCredentials([
 	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
 	{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: `whsec_${Buffer.from('sandbox-webhook-signing-secret-32').toString('base64')}` } },
 ]);
-await n8n.importWorkflows(['scheduled-mail-run', 'failure-alert', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`));
+await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`));
 await n8n.start(PORT);
 
 const browser = await chromium.launch({
@@ -76,6 +76,16 @@ try {
 	await page.keyboard.press('Escape');
 	await page.keyboard.press('Escape');
 
+	// Letters from rows: Create from content, and the resources (mailing lists among them).
+	await page.goto(`${base}/workflow/ipExampleRowsLet`);
+	await openNode('One print job for all rows');
+	await page.getByText('Recipient Name').first().waitFor();
+	await shot('print-job-from-content');
+	await page.getByText('Resource', { exact: true }).first().locator('xpath=ancestor::*[contains(@class,"parameter")][1]').locator('input').first().click();
+	await page.getByText('Mailing List Recipient').first().waitFor();
+	await shot('resources');
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('Escape');
 	// The trigger panel with its webhook URLs and setup notice.
 	await page.goto(`${base}/workflow/ipExampleAlerts1`);
 	await openNode('When mail fails or comes back');
