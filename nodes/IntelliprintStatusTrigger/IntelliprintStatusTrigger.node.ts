@@ -18,7 +18,7 @@ export class IntelliprintStatusTrigger implements INodeType {
 		icon: { light: 'file:../Intelliprint/intelliprint.svg', dark: 'file:../Intelliprint/intelliprint.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["statuses"].join(", ")}}',
+		subtitle: `={{ $parameter["statuses"].map((status) => (${JSON.stringify(Object.fromEntries(LETTER_STATUSES.map((status) => [status.value, status.name])))})[status] ?? status).join(", ") }}`,
 		description: 'Starts the workflow when letters reach chosen statuses, by asking Intelliprint regularly (no webhook needed)',
 		defaults: { name: 'Intelliprint Status Trigger' },
 		polling: true,

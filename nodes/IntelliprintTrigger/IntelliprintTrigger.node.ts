@@ -12,6 +12,19 @@ import { ANY_EVENT } from './event';
 import { handleDelivery } from './receive';
 import { intelliprintWebhookSecretTest } from './secretTest';
 
+const EVENTS = [
+	{
+		name: 'Addresses Validated',
+		value: 'mailing_list.addresses_validated',
+		description: "A mailing list's address validation finished; the event is passed on whole",
+	},
+	{ name: 'Any Event', value: ANY_EVENT, description: 'Every event Intelliprint sends' },
+	{ name: 'Letter Updated', value: 'letter.updated', description: 'A confirmed letter changed status' },
+	{ name: 'Mail Failed', value: 'mail.failed', description: 'A mail item failed to process or deliver' },
+];
+/** What the canvas shows under the trigger: the event's name, not its wire value. */
+const EVENT_TITLES = Object.fromEntries(EVENTS.map((event) => [event.value, event.name]));
+
 export class IntelliprintTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Intelliprint Trigger',
@@ -19,7 +32,7 @@ export class IntelliprintTrigger implements INodeType {
 		icon: { light: 'file:../Intelliprint/intelliprint.svg', dark: 'file:../Intelliprint/intelliprint.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"]}}',
+		subtitle: `={{ ${JSON.stringify(EVENT_TITLES)}[$parameter["event"]] }}`,
 		description: 'Starts the workflow when Intelliprint sends a mail event (letter updated, mail failed)',
 		defaults: { name: 'Intelliprint Trigger' },
 		inputs: [],
@@ -46,16 +59,7 @@ export class IntelliprintTrigger implements INodeType {
 				name: 'event',
 				type: 'options',
 				default: 'mail.failed',
-				options: [
-					{
-						name: 'Addresses Validated',
-						value: 'mailing_list.addresses_validated',
-						description: "A mailing list's address validation finished; the event is passed on whole",
-					},
-					{ name: 'Any Event', value: ANY_EVENT, description: 'Every event Intelliprint sends' },
-					{ name: 'Letter Updated', value: 'letter.updated', description: 'A confirmed letter changed status' },
-					{ name: 'Mail Failed', value: 'mail.failed', description: 'A mail item failed to process or deliver' },
-				],
+				options: EVENTS,
 			},
 			{
 				displayName: 'Letter Statuses',

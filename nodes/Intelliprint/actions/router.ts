@@ -30,6 +30,13 @@ const MAX_PARALLEL_ITEMS = 100;
 function handlerFor(ctx: IExecuteFunctions, itemIndex: number): Operation {
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 	const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+	if (operation === '__CUSTOM_API_CALL__') {
+		throw new NodeOperationError(ctx.getNode(), 'The Intelliprint node has no Custom API Call', {
+			itemIndex,
+			description:
+				"For a request the node does not offer, use n8n's HTTP Request node with Authentication → Predefined Credential Type → Intelliprint API: it sends your API key the same way.",
+		});
+	}
 	const handler = resources[resource]?.[operation];
 	if (!handler?.execute) {
 		throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" is not known for "${resource}"`, { itemIndex });
