@@ -9,16 +9,6 @@ import * as printJob from './actions/printJob';
 import { router } from './actions/router';
 import { searchBackgrounds, searchMailingLists, searchPrintJobs } from './methods/listSearch';
 
-/** What the canvas shows under the node: the chosen operation's action, e.g. "Create a print job". */
-const OPERATION_TITLES = Object.fromEntries(
-	Object.entries({ printJob, background, merge, mailingList, mailingListRecipient }).flatMap(([resource, module]) =>
-		(module.description.find((property) => property.name === 'operation')?.options ?? []).map((option) => [
-			`${resource}:${String((option as { value: string }).value)}`,
-			(option as { action?: string }).action,
-		]),
-	),
-);
-
 export class Intelliprint implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Intelliprint',
@@ -26,7 +16,9 @@ export class Intelliprint implements INodeType {
 		icon: { light: 'file:intelliprint.svg', dark: 'file:intelliprint.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: `={{ ${JSON.stringify(OPERATION_TITLES)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`,
+		// In words, e.g. "Get many mailing lists": n8n shows it under the node on the canvas.
+		subtitle:
+			'={{ (({ getMany: "Get many", delete: "Cancel or delete", merge: "Merge files" }[$parameter["operation"]] ?? $parameter["operation"].replace(/^./, (c) => c.toUpperCase())) + " " + ($parameter["operation"] === "merge" ? "" : $parameter["resource"].replace(/[A-Z]/g, (c) => " " + c.toLowerCase()) + ($parameter["operation"] === "getMany" ? "s" : ""))).trim() }}',
 		description: 'Print and post letters and postcards with Intelliprint: from PDFs or from your rows, to recipients or mailing lists',
 		defaults: { name: 'Intelliprint' },
 		usableAsTool: true,
