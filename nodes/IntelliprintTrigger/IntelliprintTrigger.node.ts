@@ -60,6 +60,7 @@ export class IntelliprintTrigger implements INodeType {
 				type: 'options',
 				default: 'mail.failed',
 				options: EVENTS,
+				description: 'Which events start the workflow; the others are acknowledged and ignored',
 			},
 			{
 				displayName: 'Letter Statuses',

@@ -111,6 +111,7 @@ export const printJobOutputFields: INodeProperties[] = [
 		name: 'output',
 		type: 'options',
 		default: 'printJob',
+		description: 'What comes out of the node for each print job',
 		options: [
 			{
 				name: 'Print Job',

@@ -16,7 +16,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Company letterhead' },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Company letterhead', description: 'The name the background is listed under' },
 			{
 				displayName: 'Team',
 				name: 'team',

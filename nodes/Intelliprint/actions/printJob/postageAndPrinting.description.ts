@@ -21,6 +21,7 @@ export const postageAndPrintingFields: INodeProperties[] = [
 						name: 'service',
 						type: 'options',
 						default: 'uk_second_class',
+						description: 'The Royal Mail (or courier) service the letters go by; it sets the price and the delivery time',
 						options: [
 							{ name: 'International', value: 'international' },
 							{ name: 'Tracked 24', value: 'tracked_24' },
@@ -74,6 +75,7 @@ export const postageAndPrintingFields: INodeProperties[] = [
 						name: 'doubleSided',
 						type: 'options',
 						default: 'no',
+						description: 'Whether to print on both sides of the paper (fewer sheets, lower postage for long letters)',
 						displayOptions: LETTERS_ONLY,
 						options: [
 							{ name: 'No', value: 'no' },

@@ -69,6 +69,7 @@ export const printJobSettingFields: INodeProperties[] = [
 						name: 'order',
 						type: 'options',
 						default: 'last',
+						description: 'Where the document goes in each letter',
 						options: [
 							{ name: 'First', value: 'first', description: 'Before the letter' },
 							{ name: 'Last', value: 'last', description: 'After the letter' },
@@ -108,8 +109,8 @@ export const printJobSettingFields: INodeProperties[] = [
 				displayName: 'Entry',
 				name: 'entry',
 				values: [
-					{ displayName: 'Key', name: 'key', type: 'string', default: '', placeholder: 'e.g. batch' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. 2026-11' },
+					{ displayName: 'Key', name: 'key', type: 'string', default: '', placeholder: 'e.g. batch', description: 'Letters, digits, _ and - only' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. 2026-11', description: 'Text stored with the print job, returned when you get it' },
 				],
 			},
 		],
@@ -172,6 +173,7 @@ export const printJobSettingFields: INodeProperties[] = [
 						name: 'method',
 						type: 'options',
 						default: 'none',
+						description: 'Where one letter ends and the next begins',
 						options: [
 							{ name: 'None (One Letter)', value: 'none' },
 							{ name: 'On Phrase', value: 'split_on_phrase', description: 'A new letter starts on each page containing the phrase' },
@@ -186,6 +188,7 @@ export const printJobSettingFields: INodeProperties[] = [
 						required: true,
 						placeholder: 'e.g. Dear',
 						displayOptions: { show: { method: ['split_on_phrase'] } },
+						description: 'Text that appears once in each letter, on its first page (case-sensitive)',
 					},
 					{
 						displayName: 'Pages per Letter',
@@ -194,6 +197,7 @@ export const printJobSettingFields: INodeProperties[] = [
 						typeOptions: { minValue: 1 },
 						default: 1,
 						displayOptions: { show: { method: ['split_on_pages'] } },
+						description: 'How many pages of the PDF make one letter',
 					},
 				],
 			},
