@@ -36,7 +36,7 @@ export class Intelliprint implements INodeType {
 					{ name: 'Mailing List', value: 'mailingList', description: 'Stored lists of recipients to send letters to' },
 					{ name: 'Mailing List Recipient', value: 'mailingListRecipient', description: 'The people on a mailing list' },
 					{ name: 'Merge', value: 'merge', description: 'The merge tool: several PDFs into one' },
-					{ name: 'Print Job', value: 'printJob', description: 'PDFs sent to print and post as letters' },
+					{ name: 'Print Job', value: 'printJob', description: 'Letters and postcards sent to print and post' },
 				],
 				default: 'printJob',
 			},
