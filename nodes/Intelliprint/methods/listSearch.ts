@@ -23,25 +23,40 @@ async function searchPage<T extends IDataObject & { id: string }>(
 	return { results, nextSkip: page.has_more ? skip + page.data.length : undefined };
 }
 
+/** How many pages a search reads ahead for a match before handing back an empty page (n8n asks for more only on scroll). */
+const PAGES_PER_SEARCH = 10;
+
+function createdOn(job: PrintJob): string {
+	return typeof job.created === 'number' ? new Date(job.created * 1000).toISOString().replace('T', ' ').slice(0, 16) : '';
+}
+
 /**
  * Print jobs for the resource locator, newest first as the API lists them: live jobs, then test
- * jobs (the API keeps those out of the default list). The token is "<live|test>:<skip>".
+ * jobs (the API keeps those out of the default list). The token is "<live|test>:<skip>". When the
+ * typed text matches nothing on a page, the next pages are read before answering, so a match among
+ * older or test jobs is found without scrolling. Jobs with the same reference are told apart by
+ * their creation time and letter count.
  */
 export async function searchPrintJobs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const [mode, skipText] = (paginationToken ?? 'live:0').split(':');
-	const { results, nextSkip } = await searchPage<PrintJob>(this, '/prints', { testmode: mode === 'test' }, Number(skipText) || 0, filter, (job) => ({
-		name: `${job.reference || job.id}${mode === 'test' ? ' (test)' : ''}${job.confirmed ? '' : ' (draft)'}`,
-		value: job.id,
-		description: job.id,
-	}));
-	let next: string | undefined;
-	if (nextSkip !== undefined) next = `${mode}:${nextSkip}`;
-	else if (mode === 'live') next = 'test:0';
-	return { results, paginationToken: next };
+	let token: string | undefined = paginationToken ?? 'live:0';
+	const results: INodeListSearchItems[] = [];
+	for (let pages = 0; token && pages < PAGES_PER_SEARCH && (pages === 0 || (filter && !results.length)); pages++) {
+		const [mode, skipText]: string[] = token.split(':');
+		const page: { results: INodeListSearchItems[]; nextSkip?: number } = await searchPage<PrintJob>(this, '/prints', { testmode: mode === 'test' }, Number(skipText) || 0, filter, (job) => ({
+			name: [job.reference || job.id, mode === 'test' ? '(test)' : '', job.confirmed ? '' : '(draft)', `· ${createdOn(job)} · ${job.letters?.length ?? 0} letters`]
+				.filter(Boolean)
+				.join(' '),
+			value: job.id,
+			description: job.id,
+		}));
+		results.push(...page.results);
+		token = page.nextSkip !== undefined ? `${mode}:${page.nextSkip}` : mode === 'live' ? 'test:0' : undefined;
+	}
+	return { results, paginationToken: token };
 }
 
 /** Backgrounds (letterheads) for the resource locator; the token is the next skip. */

@@ -20,15 +20,19 @@ describe('print job list search', () => {
 		const ctx = context();
 		const first = await searchPrintJobs.call(ctx);
 		expect(first.results).toHaveLength(100);
-		expect(first.results[0]).toMatchObject({ name: 'Invoices (draft)', value: expect.stringMatching(/^print_/) });
+		expect(first.results[0]).toMatchObject({ name: expect.stringMatching(/^Invoices \(draft\) · \d{4}-\d\d-\d\d \d\d:\d\d · 1 letters$/), value: expect.stringMatching(/^print_/) });
 		const second = await searchPrintJobs.call(ctx, undefined, first.paginationToken);
 		expect(second.results).toHaveLength(50);
 		const third = await searchPrintJobs.call(ctx, undefined, second.paginationToken);
-		expect(third.results).toEqual([{ name: 'Sandbox run (test) (draft)', value: testJob.id, description: testJob.id }]);
+		expect(third.results).toEqual([{ name: expect.stringMatching(/^Sandbox run \(test\) \(draft\) · /), value: testJob.id, description: testJob.id }]);
 		expect(third.paginationToken).toBeUndefined();
 
 		const filtered = await searchPrintJobs.call(ctx, testJob.id.slice(0, 12), 'test:0');
 		expect(filtered.results.map((r) => r.value)).toEqual([testJob.id]);
+
+		// Typed text that only a test job matches is found from the first page, without scrolling.
+		const found = await searchPrintJobs.call(ctx, 'sandbox run');
+		expect(found.results.map((r) => r.value)).toEqual([testJob.id]);
 	});
 
 	it('pages through backgrounds and matches the name', async () => {
