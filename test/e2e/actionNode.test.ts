@@ -8,7 +8,7 @@ const credentials = [
 	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl, rateLimitRequests: 100, rateLimitWindowSeconds: 60 } },
 	{ id: 'ipWrongKeyCred01', name: 'Intelliprint wrong key', type: 'intelliprintApi', data: { apiKey: 'wrong_key', baseUrl: SANDBOX.apiUrl } },
 ];
-const workflows = ['lifecycle', 'background', 'wrong-key', 'bad-parameter', 'continue-on-fail'].map((name) => `${ROOT}/test/e2e/workflows/${name}.json`);
+const workflows = ['lifecycle', 'background', 'mailing-list', 'wrong-key', 'bad-parameter', 'continue-on-fail'].map((name) => `${ROOT}/test/e2e/workflows/${name}.json`);
 const examples = ['rows-to-letters', 'scheduled-mail-run', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`);
 
 let fake: FakeIntelliprint;
@@ -75,6 +75,17 @@ describe('the packed package inside real n8n (n8n execute)', () => {
 		// Run again the same day: the sent key finds the job, and nothing is posted twice.
 		const again = await n8n.execute('ipExampleRowsLet');
 		expect(node(again.result, 'Summary of letters and cost').items[0].json).toMatchObject({ print_job: summary.json.print_job, already_sent: true });
+	});
+
+	it('makes a mailing list from rows, sends a letter to everyone on it, and lists its recipients', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipE2eMailList01');
+		expect(exitCode, output).toBe(0);
+		const [list] = node(result, 'Create list').items;
+		expect(list.json).toMatchObject({ object: 'mailing_list', name: 'E2E members', recipients: 3 });
+		const letters = node(result, 'Send to list').items;
+		expect(letters.map((letter) => letter.json.name).sort()).toEqual(['Ada Lovelace', 'Alan Turing', 'Grace Hopper']);
+		const recipients = node(result, 'Recipients').items;
+		expect(recipients.map((recipient) => (recipient.json.address as { name: string }).name)).toEqual(['Ada Lovelace', 'Alan Turing', 'Grace Hopper']);
 	});
 
 	it('fails with the message for a wrong API key', async () => {
