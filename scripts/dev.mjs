@@ -55,7 +55,7 @@ say(realKey
 	? `  API:        your Intelliprint account (${apiCredential.baseUrl}); the examples use Test Mode`
 	: `  Sandbox:    ${SANDBOX.apiUrl} (a fake Intelliprint API; API key ${SANDBOX.apiKey})`);
 say(`  Demo PDFs:  ${SANDBOX.filesUrl}/demo/mail-merge-100.pdf and others`);
-say('  Workflows:  "Intelliprint example: ..." (scheduled mail run, failure alert, merge then send)');
+say('  Workflows:  "Intelliprint example: ..." (rows to letters: start here; scheduled mail run, failure alert, merge then send)');
 say('  Credential: "Intelliprint sandbox" is ready to use.');
 say('');
 say('Press Ctrl-C to stop.');
