@@ -46,6 +46,15 @@ async function openNode(name) {
 	const label = await page.getByText(name, { exact: true }).first().boundingBox();
 	await page.mouse.dblclick(label.x + label.width / 2, label.y - 60);
 }
+/** Opens a parameter's dropdown, waits for an option to show, takes the picture and closes it again. */
+async function shotOfDropdown(label, option, name) {
+	await page.getByText(label, { exact: true }).first().locator('xpath=ancestor::*[contains(@class,"parameter")][1]').locator('input').first().click();
+	await page.getByText(option).first().waitFor();
+	await shot(name);
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('Escape');
+}
+
 const shot = async (name) => {
 	await page.waitForTimeout(800);
 	await page.screenshot({ path: `${OUT}/${name}.png` });
@@ -70,22 +79,14 @@ try {
 	await shot('print-job-create');
 
 	// The operations list, as the node's Operation dropdown shows it.
-	await page.getByText('Operation', { exact: true }).first().locator('xpath=ancestor::*[contains(@class,"parameter")][1]').locator('input').first().click();
-	await page.getByText('Cancel or Delete').first().waitFor();
-	await shot('operations');
-	await page.keyboard.press('Escape');
-	await page.keyboard.press('Escape');
+	await shotOfDropdown('Operation', 'Cancel or Delete', 'operations');
 
 	// Letters from rows: Create from content, and the resources (mailing lists among them).
 	await page.goto(`${base}/workflow/ipExampleRowsLet`);
 	await openNode('One print job for all rows');
 	await page.getByText('Recipient Name').first().waitFor();
 	await shot('print-job-from-content');
-	await page.getByText('Resource', { exact: true }).first().locator('xpath=ancestor::*[contains(@class,"parameter")][1]').locator('input').first().click();
-	await page.getByText('Mailing List Recipient').first().waitFor();
-	await shot('resources');
-	await page.keyboard.press('Escape');
-	await page.keyboard.press('Escape');
+	await shotOfDropdown('Resource', 'Mailing List Recipient', 'resources');
 	// The trigger panel with its webhook URLs and setup notice.
 	await page.goto(`${base}/workflow/ipExampleAlerts1`);
 	await openNode('When mail fails or comes back');

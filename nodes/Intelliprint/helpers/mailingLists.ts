@@ -12,7 +12,7 @@ export interface MailingList extends IDataObject {
 	recipients?: number;
 }
 
-export function chunks<T>(entries: T[], size = RECIPIENTS_PER_REQUEST): T[][] {
+function chunks<T>(entries: T[], size = RECIPIENTS_PER_REQUEST): T[][] {
 	const parts: T[][] = [];
 	for (let start = 0; start < entries.length; start += size) parts.push(entries.slice(start, start + size));
 	return parts;

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { recordCreated } from '../../helpers/ledger';
-import { chunks, sendRecipients, type MailingList } from '../../helpers/mailingLists';
+import { RECIPIENTS_PER_REQUEST, sendRecipients, type MailingList } from '../../helpers/mailingLists';
 import { recipientsForRun } from '../../helpers/recipients';
 import { textValue } from '../../helpers/values';
 import { apiRequest, EXPECT } from '../../transport';
@@ -43,10 +43,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const name = textValue(this, first, this.getNodeParameter('name', first, ''), 'Name');
 	const json: IDataObject = { name: name ?? '' };
 	if (this.getNodeParameter('validateAddresses', first, false) === true) json.address_validation = { requested: true };
-	const [firstPart = [], ...rest] = chunks(recipients);
+	// The list is created with the first thousand; the rest are appended, a thousand per request.
+	const firstPart = recipients.slice(0, RECIPIENTS_PER_REQUEST);
+	const rest = recipients.slice(RECIPIENTS_PER_REQUEST);
 	if (firstPart.length) json.recipients = firstPart;
 	let list = await apiRequest<MailingList>(this, { expect: EXPECT.mailingList, method: 'POST', path: '/mailing_lists', json, itemIndex: first });
 	recordCreated(this, first, list.id);
-	if (rest.length) list = await sendRecipients(this, list.id, rest.flat(), first);
+	if (rest.length) list = await sendRecipients(this, list.id, rest, first);
 	return [{ json: list, pairedItem: itemIndexes.map((item) => ({ item })) }, ...errors];
 }
