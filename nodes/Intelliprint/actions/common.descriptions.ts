@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { filledByModel } from './tool.descriptions';
+
 /** Print job IDs look like `print_` followed by letters and digits. */
 export const PRINT_JOB_ID_REGEX = '^print_[A-Za-z0-9]+$';
 /** Background IDs look like `bg_` followed by letters and digits. */
@@ -71,7 +73,7 @@ export function backgroundLocator(name: string, displayName: string, description
 	};
 }
 
-export const printJobLocator: INodeProperties = {
+const printJobChoice: INodeProperties = {
 	displayName: 'Print Job',
 	name: 'printJob',
 	type: 'resourceLocator',
@@ -103,6 +105,12 @@ export const printJobLocator: INodeProperties = {
 		},
 	],
 };
+
+/** A print job picked from the list or given by ID; an AI agent gives its ID. */
+export const printJobLocator = filledByModel(printJobChoice, {
+	key: 'print_job_id',
+	description: 'The print job ID, which starts with print_ (e.g. print_4f9a2c7d1e), from an earlier result',
+});
 
 /** What a print job operation hands downstream: the job, or its letters one item each. */
 export const printJobOutputFields: INodeProperties[] = [
@@ -179,15 +187,18 @@ export const returnAllOrLimit: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...filledByModel(
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+		},
+		{ key: 'limit', description: 'How many results to return at most, newest first, e.g. 10', type: 'number' },
+	),
 ];
 
 /** The binary property an operation reads its PDF from. */

@@ -3,6 +3,7 @@ import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../helpers/errorItem';
 import { allCreated, createdBy } from '../helpers/ledger';
+import { errorForModel, forModel, usedAsTool } from '../helpers/toolMode';
 import { connectionSettings } from '../transport';
 import * as background from './background';
 import * as mailingList from './mailingList';
@@ -97,6 +98,16 @@ async function parallelItems(ctx: IExecuteFunctions, itemCount: number): Promise
  * had been created by then.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	if (!usedAsTool(this)) return await runItems.call(this);
+	// An AI agent reads the result: print jobs come with a summary, errors speak of its arguments.
+	try {
+		return (await runItems.call(this)).map(forModel);
+	} catch (caught) {
+		throw errorForModel(this, caught instanceof NodeError ? caught : new NodeOperationError(this.getNode(), caught as Error));
+	}
+}
+
+async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const once = items.length > 0 ? handlerFor(this, 0) : undefined;
 	if (once?.runsOnce?.call(this)) {

@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { BinaryStream, FilePart } from '../transport';
+import { usedAsTool } from './toolMode';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
 /** Above this size a file n8n keeps outside memory is streamed rather than read into memory. */
@@ -20,6 +21,13 @@ export async function readPdfProperty(
 ): Promise<FilePart> {
 	const name = propertyName.trim();
 	const item = ctx.getInputData()[itemIndex];
+	if (usedAsTool(ctx) && !item?.binary?.[name]) {
+		throw new NodeOperationError(ctx.getNode(), 'This tool gets no files from the AI agent, so it cannot read a PDF', {
+			itemIndex,
+			description:
+				'In the tool\'s panel, choose Source → "Content for Recipients From Items" (the model writes the letter and gives the address) or "PDF at a URL" (the model gives a link to the PDF).',
+		});
+	}
 	if (!name || !item?.binary?.[name]) {
 		const available = Object.keys(item?.binary ?? {});
 		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no binary property "${name}"`, {

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { printJobItems } from '../../helpers/output';
 import { getPrintJobId } from '../../helpers/parameters';
+import { refuseUnlessLiveAllowed } from '../../helpers/toolMode';
 import { updatePrintJob } from '../../helpers/updatePrintJob';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 
@@ -13,9 +14,13 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	printJobLocator,
+	...printJobLocator,
 	...printJobOutputFields,
 ];
+
+/** What an AI agent is told this operation does (see tool.descriptions.ts). */
+export const toolDescription =
+	'Confirms a draft Intelliprint print job by its ID (print_…). A confirmed live job is printed, posted and charged (it costs money) and can no longer be changed; test jobs stay free. Returns the job with a one-line summary.';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['printJob'], operation: ['confirm'] } },
@@ -23,6 +28,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	refuseUnlessLiveAllowed(this, itemIndex, 'confirm a print job');
 	const id = getPrintJobId(this, itemIndex);
 	const job = await updatePrintJob(this, id, { confirmed: true }, itemIndex, 'confirmed again');
 	return await printJobItems(this, [job], itemIndex);

@@ -8,8 +8,10 @@ import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { sourceBody, type Source } from '../../helpers/printJobSource';
 import { recipientsOfAllItems } from '../../helpers/recipients';
+import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, encodeMultipart, flattenFormFields, EXPECT, type FormObject } from '../../transport';
 import { parallelItemsOption, printJobOutputFields } from '../common.descriptions';
+import { toolDefault } from '../tool.descriptions';
 import { sourceFields } from './createSource.description';
 import { applyTypeOptions, postcardFields } from './postcard.description';
 import { printJobSettingFields } from './printJobOptions.description';
@@ -24,13 +26,17 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to send the job to print straight away. A confirmed live job is charged and posted and can no longer be changed; leave off to create a draft you can check first.',
 	},
-	{
-		displayName: 'Test Mode',
-		name: 'testmode',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to create a test job, which is never printed, posted or charged',
-	},
+	// An agent's jobs are test jobs unless the builder says otherwise.
+	...toolDefault(
+		{
+			displayName: 'Test Mode',
+			name: 'testmode',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to create a test job, which is never printed, posted or charged',
+		},
+		true,
+	),
 	...printJobOutputFields,
 	{
 		displayName: 'Options',
@@ -79,6 +85,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** What an AI agent is told this operation does (see tool.descriptions.ts). */
+export const toolDescription =
+	'Creates a print job in Intelliprint: letters printed and posted in the UK. A live job costs money (roughly £1 per letter) once it is confirmed; a test job is free and is never printed or posted. A new job is a draft unless it is confirmed at creation. Returns the job: its ID (print_…), testmode, confirmed, letter count, cost in GBP and a one-line summary to report to the user.';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['printJob'], operation: ['create'] } },
 	properties,
@@ -108,7 +118,9 @@ async function createJob(
 	fromItems?: number[],
 ): Promise<INodeExecutionData[]> {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const testmode = ctx.getNodeParameter('testmode', itemIndex, false) as boolean;
+	const askedForTest = ctx.getNodeParameter('testmode', itemIndex, false) as boolean;
+	const testmode = askedForTest || !liveAllowed(ctx, itemIndex);
+	const extra = testmode && !askedForTest ? { live_refused: true } : undefined;
 	const type = ctx.getNodeParameter('type', itemIndex, 'letter') as string;
 	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: ctx.getNodeParameter('confirmed', itemIndex, false) as boolean });
 	applyTypeOptions(settings, options, type);
@@ -126,7 +138,7 @@ async function createJob(
 		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', multipart, itemIndex });
 		created = job.id;
 		recordCreated(ctx, itemIndex, job.id);
-		return await printJobItems(ctx, [job], itemIndex, { fromItems });
+		return await printJobItems(ctx, [job], itemIndex, { fromItems, extra });
 	} finally {
 		if (check && !check.sent) check.done(created);
 	}

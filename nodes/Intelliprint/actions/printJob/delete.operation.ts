@@ -14,9 +14,13 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	printJobLocator,
+	...printJobLocator,
 	...printJobOutputFields,
 ];
+
+/** What an AI agent is told this operation does (see tool.descriptions.ts). */
+export const toolDescription =
+	'Deletes a draft Intelliprint print job by its ID (print_…), or cancels the letters of a confirmed job that are not printed yet. Returns the job with a one-line summary.';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['printJob'], operation: ['delete'] } },

@@ -6,7 +6,11 @@ import { getPrintJobId } from '../../helpers/parameters';
 import { apiRequest, EXPECT } from '../../transport';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 
-const properties: INodeProperties[] = [printJobLocator, ...printJobOutputFields];
+const properties: INodeProperties[] = [...printJobLocator, ...printJobOutputFields];
+
+/** What an AI agent is told this operation does (see tool.descriptions.ts). */
+export const toolDescription =
+	"Gets one Intelliprint print job by its ID (print_…): whether it is a test or live job, confirmed or a draft, each letter's recipient and status (e.g. waiting_to_print, printing, dispatched, returned) and the cost in GBP, with a one-line summary.";
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['printJob'], operation: ['get'] } },

@@ -82,6 +82,10 @@ const properties: INodeProperties[] = [
 	...printJobOutputFields,
 ];
 
+/** What an AI agent is told this operation does (see tool.descriptions.ts). */
+export const toolDescription =
+	'Lists Intelliprint print jobs, newest first: for each its ID (print_…), reference, test or live, confirmed or draft, letter count and cost in GBP, with a one-line summary.';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['printJob'], operation: ['getMany'] } },
 	properties,

@@ -9,7 +9,7 @@ import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 import { groupUpdateFields, printJobUpdateFields } from './printJobUpdateFields.description';
 
 const properties: INodeProperties[] = [
-	printJobLocator,
+	...printJobLocator,
 	...printJobOutputFields,
 	{
 		displayName: 'Update Fields',
@@ -37,6 +37,10 @@ const properties: INodeProperties[] = [
 		]),
 	},
 ];
+
+/** What an AI agent is told this operation does (see tool.descriptions.ts). */
+export const toolDescription =
+	'Changes the settings of a draft Intelliprint print job by its ID (print_…), such as postage or printing. Confirmed jobs cannot be changed. Returns the job with a one-line summary.';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['printJob'], operation: ['update'] } },

@@ -1,0 +1,79 @@
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/**
+ * What the node shows when an AI agent uses it as a tool (n8n names that node type
+ * "intelliprintTool" and shows parameters whose display options ask for `@tool`).
+ */
+const AS_TOOL: IDisplayOptions = { show: { '@tool': [true] } };
+
+function onlyWhen(property: INodeProperties, extra: IDisplayOptions): INodeProperties {
+	const displayOptions: IDisplayOptions = { ...property.displayOptions };
+	for (const kind of ['show', 'hide'] as const) {
+		if (extra[kind]) displayOptions[kind] = { ...displayOptions[kind], ...extra[kind] };
+	}
+	return { ...property, displayOptions };
+}
+
+/** The field labels a model's arguments fill, so an error about a field can name the argument instead. */
+export const MODEL_ARGUMENTS = new Map<string, string>();
+
+/**
+ * A field a model fills when the node is a tool: in the tool, its default is a `$fromAI()` with a
+ * description written for a model (n8n builds the tool's schema from these calls only, so a field
+ * the builder leaves to the model with n8n's own button reaches the model as a bare name).
+ * Elsewhere the field is as it was.
+ */
+export function filledByModel(
+	property: INodeProperties,
+	argument: { key: string; description: string; type?: 'string' | 'number' | 'boolean' },
+): INodeProperties[] {
+	MODEL_ARGUMENTS.set(property.displayName, argument.key);
+	const fromAi = `$fromAI('${argument.key}', ${JSON.stringify(argument.description)}, '${argument.type ?? 'string'}')`;
+	const value = `={{ ${fromAi} }}`;
+	const toolDefault = property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value } : value;
+	return [onlyWhen(property, { hide: { '@tool': [true] } }), onlyWhen({ ...property, default: toolDefault }, AS_TOOL)];
+}
+
+/** A field whose default differs when the node is a tool (e.g. safer, or what a model can use). */
+export function toolDefault(property: INodeProperties, value: INodeProperties['default']): INodeProperties[] {
+	return [onlyWhen(property, { hide: { '@tool': [true] } }), onlyWhen({ ...property, default: value }, AS_TOOL)];
+}
+
+/**
+ * The tool's description as a model reads it. n8n adds its own "Tool Description" field unless the
+ * node has one, and its automatic text ("Create a print job in Intelliprint") says nothing about
+ * money, test mode or what comes back; this one does, per operation, and the builder may edit it.
+ */
+export function toolDescriptionField(resource: string, option: INodePropertyOptions, text?: string): INodeProperties {
+	const told = text ?? `${option.action ?? option.name} in Intelliprint, the UK print-and-post service. ${option.description ?? ''}`.trim();
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: told,
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [option.value as string] } },
+		description: 'What the AI model is told this tool does; a clear description makes the model use it well',
+	};
+}
+
+/** Whether the agent may post real mail: off unless the builder turns it on in the tool's panel. */
+export const liveLettersFields: INodeProperties[] = [
+	{
+		displayName:
+			'Used by an AI agent, this tool makes only test jobs (free, never printed or posted) and cannot confirm drafts, whatever the model asks, unless "Allow Live Letters" is on',
+		name: 'toolSafetyNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { '@tool': [true], resource: ['printJob'], operation: ['create', 'confirm'] } },
+	},
+	{
+		displayName: 'Allow Live Letters (Costs Money)',
+		name: 'allowLive',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { '@tool': [true], resource: ['printJob'], operation: ['create', 'confirm'] } },
+		description:
+			'Whether the model may create live jobs and confirm drafts: confirmed live letters are printed, posted and charged to your account',
+	},
+];

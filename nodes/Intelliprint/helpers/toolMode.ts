@@ -1,0 +1,87 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { MODEL_ARGUMENTS } from '../actions/tool.descriptions';
+import { toGbp } from './output';
+
+/** Whether an AI agent runs this node as its tool (n8n's tool variant of a node is named "…Tool"). */
+export function usedAsTool(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
+/** Whether this run may post real mail: always outside an agent; inside one, only if the builder allowed it. */
+export function liveAllowed(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	return !usedAsTool(ctx) || ctx.getNodeParameter('allowLive', itemIndex, false) === true;
+}
+
+/** Refuses what only the builder may allow: confirming a draft sends it to print and charges for it. */
+export function refuseUnlessLiveAllowed(ctx: IExecuteFunctions, itemIndex: number, what: string): void {
+	if (liveAllowed(ctx, itemIndex)) return;
+	throw new NodeOperationError(ctx.getNode(), `This tool may not ${what}: the workflow does not allow live letters`, {
+		itemIndex,
+		description:
+			'Confirming posts real letters and charges for them, so only the workflow\'s builder can allow it ("Allow Live Letters" in the tool\'s panel). Do not retry: tell the user the print job ID so they can confirm it in Intelliprint themselves.',
+	});
+}
+
+/** Names in the `$fromAI()` calls of the node's parameters: the arguments this tool takes. */
+export function toolArguments(ctx: IExecuteFunctions): string[] {
+	const keys = JSON.stringify(ctx.getNode().parameters).matchAll(/\$fromAI\(\s*\\?["'`]([\w-]+)/g);
+	return [...new Set([...keys].map((match) => match[1]))];
+}
+
+function pounds(amount: unknown): string | undefined {
+	return typeof amount === 'number' && Number.isFinite(amount) ? `£${amount.toFixed(2)}` : undefined;
+}
+
+/** One sentence a model can pass on: what the job is, whether it will be posted, what it costs. */
+export function printJobSummary(job: IDataObject): string {
+	const cost = job.cost as IDataObject | undefined;
+	const net = pounds(job.cost_gbp ?? toGbp(cost?.amount as number | undefined));
+	const gross = pounds(job.cost_after_tax_gbp ?? toGbp(cost?.after_tax as number | undefined));
+	const letters = Number(job.letter_count ?? (job.letters as unknown[] | undefined)?.length ?? 0);
+	const parts = [
+		`${job.testmode ? 'Test' : 'Live'} print job ${String(job.id)}`,
+		`${letters} letter${letters === 1 ? '' : 's'}`,
+		job.confirmed ? 'confirmed' : 'a draft, not confirmed',
+		net ? `cost ${net}${gross ? ` (${gross} with VAT)` : ''}` : undefined,
+	];
+	const after = job.testmode
+		? 'Test jobs are free and are never printed or posted.'
+		: job.confirmed
+			? 'It will be printed, posted and charged.'
+			: 'Nothing is printed or charged until it is confirmed.';
+	return `${parts.filter(Boolean).join(', ')}. ${after}`;
+}
+
+/**
+ * What an agent gets back: each print job with a one-line summary, and a word when a live job
+ * was asked for but a test job made, so the model can tell the user truthfully.
+ */
+export function forModel(items: INodeExecutionData[]): INodeExecutionData[] {
+	// An empty output reaches a model as an empty string, which it cannot tell from a failure.
+	if (!items.length) return [{ json: { found: 0, summary: 'Nothing found: no entries match.' }, pairedItem: { item: 0 } }];
+	return items.map((item) => {
+		const json = item.json;
+		if (typeof json.id !== 'string' || !json.id.startsWith('print_')) return item;
+		const refused = json.live_refused ? ' A live job was asked for, but this workflow lets the agent make test jobs only.' : '';
+		return { ...item, json: { ...json, summary: `${printJobSummary(json)}${refused}` } };
+	});
+}
+
+/**
+ * An error as a model should read it: about its own arguments, not about "item 1" or fields of
+ * a panel it cannot see.
+ */
+export function errorForModel(ctx: IExecuteFunctions, error: NodeError): NodeError {
+	const names = toolArguments(ctx);
+	for (const [label, key] of MODEL_ARGUMENTS) {
+		error.message = error.message.split(`"${label}"`).join(`the argument "${key}"`);
+	}
+	error.message = error.message.replace(/^Item 1 has/, 'The tool call has');
+	const hint = names.length ? `If an argument you gave (${names.join(', ')}) caused this, correct it and call the tool again.` : '';
+	// n8n hands a model the error's message alone, so what to do about it goes into the message.
+	const advice = [error.description, hint].filter((text) => text && !error.message.includes(text)).join(' ');
+	if (advice) error.message = `${error.message}. ${advice}`;
+	return error;
+}

@@ -1,0 +1,136 @@
+import fs from 'fs-extra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { SANDBOX, startSandbox } from '../fake-api/sandbox';
+import type { FakeIntelliprint } from '../fake-api/server';
+import { FakeModel, type ChatMessage, type ScriptStep } from './fakeModel';
+import { N8nInstance, ROOT, type ExecutionResult } from './n8n';
+import { agentWorkflow, intelliprintTool, type WorkflowNode } from './workflows/agent';
+
+/**
+ * Real n8n's AI Agent (Tools Agent) with the OpenAI Chat Model pointed at a fake model, and this
+ * package's node as tools. The fake model never knows our parameter names: it picks tools by
+ * their names and descriptions and fills arguments from the JSON schema n8n sends it, so every
+ * argument here exists, and is described, because the node's tool variant says so.
+ */
+
+const TEST_MODE = "={{ $fromAI('test_mode', 'true for a free test job that is never printed or posted; false for a real letter that is printed, posted and charged', 'boolean') }}";
+const LETTER = { 'letter text': '<p>Dear Ann,</p><p>Your order has shipped.</p>', name: 'Ann Example', address: '1 High Street, London', postcode: 'SW1A 1AA', country: 'GB' };
+const tools = {
+	list: intelliprintTool('List print jobs', { resource: 'printJob', operation: 'getMany', filters: { testmode: true } }),
+	get: intelliprintTool('Get a print job', { resource: 'printJob', operation: 'get' }),
+	confirm: intelliprintTool('Confirm a print job', { resource: 'printJob', operation: 'confirm' }),
+	post: (allowLive: boolean) => intelliprintTool('Post a letter', { resource: 'printJob', operation: 'create', testmode: TEST_MODE, allowLive }),
+};
+
+interface Run {
+	model: FakeModel;
+	result?: ExecutionResult;
+	exitCode: number;
+	output: string;
+	/** The print jobs that exist after this run and did not before. */
+	created: string[];
+}
+
+let fake: FakeIntelliprint;
+let n8n: N8nInstance;
+const runs: Record<string, Run> = {};
+
+/** One agent run: its own fake model playing `script`, its own workflow with `toolNodes`. */
+async function runAgent(name: string, script: ScriptStep[], toolNodes: WorkflowNode[]): Promise<Run> {
+	const model = await FakeModel.start(script);
+	const id = `ipE2eAgent${name}`.padEnd(16, '0').slice(0, 16);
+	await n8n.importCredentials([{ id: `${id}m`.slice(-16), name: `Fake model ${name}`, type: 'openAiApi', data: { apiKey: 'fake_model_key_not_secret', url: model.url } }]);
+	const file = `${n8n.userFolder}/${id}.json`;
+	await fs.writeJson(file, agentWorkflow(id, { id: `${id}m`.slice(-16), name: `Fake model ${name}` }, toolNodes));
+	await n8n.importWorkflows([file]);
+	const before = new Set(fake.prints.jobs.keys());
+	const executed = await n8n.execute(id);
+	return { model, ...executed, created: [...fake.prints.jobs.keys()].filter((job) => !before.has(job)) };
+}
+
+beforeAll(async () => {
+	fake = await startSandbox();
+	n8n = await N8nInstance.create('ai-agent');
+	await n8n.importCredentials([{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } }]);
+	runs.test = await runAgent('Test', [
+		{ intent: 'list print jobs', facts: { limit: 5 } },
+		{ intent: 'post letter', facts: { ...LETTER, 'test mode': true } },
+		{ intent: 'get print job', idFrom: 'previous tool result' },
+		'I posted a test letter to Ann Example.',
+	], [tools.list, tools.post(false), tools.get]);
+	runs.live = await runAgent('Live', [
+		{ intent: 'post letter', facts: { ...LETTER, 'test mode': false } },
+		{ intent: 'confirm print job', idFrom: 'previous tool result' },
+		'Done.',
+	], [tools.post(false), tools.confirm]);
+	runs.allowed = await runAgent('Allowed', [{ intent: 'post letter', facts: { ...LETTER, 'test mode': false } }, 'Done.'], [tools.post(true)]);
+});
+afterAll(async () => {
+	await Promise.all(Object.values(runs).map(async (run) => await run.model.stop()));
+	await fake?.stop();
+});
+
+/** What each tool call gave the model, in order. */
+const toolResults = (run: Run): string[] =>
+	(run.model.requests.at(-1)?.body.messages ?? []).filter((m: ChatMessage) => m.role === 'tool').map((m) => String(m.content));
+const idIn = (text: string) => /print_[A-Za-z0-9]+/.exec(text)?.[0];
+
+describe('an AI agent in real n8n posts a letter through the Intelliprint tool', () => {
+	it('lists jobs, posts a test letter from the text and address it wrote, and reads it back by id', async () => {
+		const run = runs.test;
+		expect(run.exitCode, run.output).toBe(0);
+		const [listed, posted, got] = toolResults(run);
+		// The sandbox starts with no test jobs: the model is told so in words, not given an empty answer.
+		expect(JSON.parse(listed)).toEqual([expect.objectContaining({ summary: expect.stringMatching(/^Nothing found/) })]);
+		expect(posted).toContain('Test print job');
+		const id = idIn(posted);
+		expect(id).toBeDefined();
+		expect(got).toContain(id);
+		const job = fake.prints.jobs.get(id!);
+		expect(job?.testmode).toBe(true);
+		expect(job?.letters.map((letter) => letter.address)).toEqual([expect.objectContaining({ name: 'Ann Example', postcode: 'SW1A 1AA', country: 'GB' })]);
+		expect(fake.requests.some((r) => r.method === 'POST' && r.path === '/v1/prints' && String(r.body.content ?? '').includes('Your order has shipped'))).toBe(true);
+		// The cost comes back, so an agent can report it.
+		expect(JSON.parse(posted)[0]).toMatchObject({ id, testmode: true, summary: expect.stringMatching(/cost £\d+\.\d\d/) });
+		expect(N8nInstance.node(run.result, 'AI Agent').items[0]?.json.output).toBe('I posted a test letter to Ann Example.');
+	});
+
+	it('tells the model what each tool does, that it costs money, and what every argument is', async () => {
+		const offered = runs.test.model.requests[0].body.tools ?? [];
+		expect(offered.map((tool) => tool.function.name).sort()).toEqual(['Get_a_print_job', 'List_print_jobs', 'Post_a_letter']);
+		const post = offered.find((tool) => tool.function.name === 'Post_a_letter')!;
+		expect(post.function.description).toMatch(/costs money/i);
+		expect(post.function.description).toMatch(/test/i);
+		for (const tool of offered) {
+			const properties = Object.entries(tool.function.parameters?.properties ?? {});
+			expect(properties.length, `${tool.function.name} leaves nothing to the model`).toBeGreaterThan(0);
+			const bare = properties.filter(([, schema]) => !schema.description?.trim()).map(([key]) => key);
+			expect(bare, `${tool.function.name}: arguments without a description`).toEqual([]);
+		}
+		// Kept for the record: one tool entry exactly as the model received it.
+		await fs.outputJson(`${ROOT}/.e2e/ai-agent-tool-entry.json`, post, { spaces: 2 });
+	});
+
+	it('makes a test job when the model asks for a live one, and refuses to confirm, unless the builder allowed it', () => {
+		const run = runs.live;
+		expect(run.exitCode, run.output).toBe(0);
+		const [posted, confirmed] = toolResults(run);
+		expect(JSON.parse(posted)[0]).toMatchObject({ testmode: true, live_refused: true, summary: expect.stringContaining('test jobs only') });
+		expect(confirmed).toContain('may not confirm');
+		expect(confirmed).toContain('tell the user');
+		// Nothing live exists and nothing was confirmed; the failed tool call shows as an error in the run.
+		expect(run.created).toHaveLength(1);
+		expect(fake.prints.jobs.get(run.created[0])).toMatchObject({ testmode: true, confirmed: false });
+		expect(run.result?.data.resultData.runData['Confirm a print job']?.[0]?.error?.message).toContain('may not confirm');
+	});
+
+	it('makes a live draft, never confirmed, when the builder allowed live letters', () => {
+		const run = runs.allowed;
+		expect(run.exitCode, run.output).toBe(0);
+		const posted = JSON.parse(toolResults(run)[0])[0];
+		expect(posted).toMatchObject({ testmode: false, confirmed: false, summary: expect.stringContaining('Nothing is printed or charged until it is confirmed') });
+		expect(posted.live_refused).toBeUndefined();
+		expect(run.created.map((id) => fake.prints.jobs.get(id)?.testmode)).toEqual([false]);
+	});
+});
