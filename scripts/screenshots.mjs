@@ -27,7 +27,7 @@ await n8n.importCredentials([
 	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
 	{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: `whsec_${Buffer.from('sandbox-webhook-signing-secret-32').toString('base64')}` } },
 ]);
-await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`));
+await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`));
 await n8n.start(PORT);
 
 const browser = await chromium.launch({
@@ -93,6 +93,14 @@ try {
 	await page.getByText('Verify Signatures').first().waitFor();
 	await page.getByText('Webhook URLs').first().click();
 	await shot('trigger');
+	// An agent with the node as its tools, and the panel of the tool that posts letters.
+	await page.keyboard.press('Escape');
+	await page.goto(`${base}/workflow/ipExampleAgent01`);
+	await page.getByText('Post a letter').first().waitFor();
+	await shot('ai-agent-workflow');
+	await openNode('Post a letter');
+	await page.getByText('Allow Live Letters').first().waitFor();
+	await shot('ai-agent-tool');
 } catch (error) {
 	await page.screenshot({ path: `${ROOT}/.e2e/screenshot-failure.png` });
 	say(`Stopped: ${error.message}\nWhat the browser showed is in .e2e/screenshot-failure.png`);
