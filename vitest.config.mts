@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 import { summaryLine } from './vitest.summary.mts';
 
 const require = createRequire(import.meta.url);
+// Removed again when the run ends (test/scratch.ts).
 const scratch = mkdtempSync(join(tmpdir(), 'n8n-nodes-intelliprint-test-'));
 
 export default defineConfig({
@@ -21,6 +22,7 @@ export default defineConfig({
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
 		pool: 'forks',
+		globalSetup: ['test/scratch.ts'],
 		reporters: ['default', summaryLine('unit')],
 		// n8n-core reads its instance settings (and so its binary data folder) from the environment.
 		env: {

@@ -1,10 +1,14 @@
 import type {
 	IAuthenticateGeneric,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
 
+/**
+ * Tested by the nodes that use it (testedBy: intelliprintApiTest, nodes/Intelliprint/methods/credentialTest.ts):
+ * n8n prefers a credential's own `test` request over a node's test, and that request reports an
+ * unreachable host only as "ECONNREFUSED".
+ */
 export class IntelliprintApi implements ICredentialType {
 	name = 'intelliprintApi';
 
@@ -77,31 +81,5 @@ export class IntelliprintApi implements ICredentialType {
 				Authorization: '=Bearer {{$credentials.apiKey}}',
 			},
 		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/prints',
-			qs: { limit: 1 },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The host answered but refused the API key. Copy the key again from the Intelliprint dashboard.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'The host answered but has no Intelliprint API at this Base URL. Check that it ends in /v1.',
-				},
-			},
-		],
 	};
 }

@@ -7,6 +7,7 @@ import * as mailingListRecipient from './actions/mailingListRecipient';
 import * as merge from './actions/merge';
 import * as printJob from './actions/printJob';
 import { router } from './actions/router';
+import { intelliprintApiTest } from './methods/credentialTest';
 import { searchBackgrounds, searchMailingLists, searchPrintJobs } from './methods/listSearch';
 
 export class Intelliprint implements INodeType {
@@ -24,7 +25,7 @@ export class Intelliprint implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'intelliprintApi', required: true }],
+		credentials: [{ name: 'intelliprintApi', required: true, testedBy: 'intelliprintApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -49,6 +50,7 @@ export class Intelliprint implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { intelliprintApiTest },
 		listSearch: { searchBackgrounds, searchMailingLists, searchPrintJobs },
 	};
 

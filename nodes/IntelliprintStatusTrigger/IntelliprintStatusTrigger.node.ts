@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { intelliprintApiTest } from '../Intelliprint/methods/credentialTest';
 import { LETTER_STATUSES } from '../Intelliprint/helpers/letterStatuses';
 import { letterJson, type Letter, type PrintJob } from '../Intelliprint/helpers/output';
 import { apiRequestAllItems } from '../Intelliprint/transport';
@@ -24,7 +25,7 @@ export class IntelliprintStatusTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'intelliprintApi', required: true }],
+		credentials: [{ name: 'intelliprintApi', required: true, testedBy: 'intelliprintApiTest' }],
 		properties: [
 			{
 				displayName: 'Statuses',
@@ -59,6 +60,8 @@ export class IntelliprintStatusTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { intelliprintApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const statuses = this.getNodeParameter('statuses', []) as string[];

