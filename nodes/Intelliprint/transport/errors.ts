@@ -92,7 +92,8 @@ export function apiError(
 	].filter(Boolean);
 	const apiError = new NodeApiError(node, (body ?? {}) as JsonObject, {
 		message: explanation.message(error.param),
-		description: details.join('. '),
+		// Joined as sentences: the API's message often ends with its own full stop.
+		description: details.map((detail) => String(detail).replace(/\.$/, '')).join('. ') + '.',
 		httpCode: String(status),
 		itemIndex,
 	});

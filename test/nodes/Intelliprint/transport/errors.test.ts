@@ -17,6 +17,9 @@ describe('API errors become messages that say what happened and what to do', () 
 		expect(error?.message).toBe('Intelliprint received no API key');
 		expect(error?.description).toContain('Code: no_api_key, HTTP 401');
 		expect(error?.description).toContain('paste the API key');
+		// The API's own message ends with a full stop; the sentences around it are not doubled up.
+		expect(error?.description).toMatch(/^Intelliprint said: No API key provided\. Send it as a Bearer token in the Authorization header\. Code: /);
+		expect(error?.description).not.toContain('..');
 	});
 
 	it('a wrong API key, without ever showing the key', async () => {
