@@ -62,3 +62,23 @@ export function markdownTable(rows) {
 		...rows.map((row) => `| ${columns.map((column) => row[column]).join(' | ')} |`),
 	];
 }
+
+/**
+ * How long the sandbox itself takes to answer `count` creates sent at once (the last of a run's
+ * waves, with nothing in the way): no client can finish sooner than the server's own work on them.
+ */
+export async function serverSeconds(apiUrl, apiKey, pdf, count) {
+	const started = process.hrtime.bigint();
+	const answers = await Promise.all(Array.from({ length: count }, async (_, i) => {
+		const form = new FormData();
+		form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'cover-letter.pdf');
+		form.append('testmode', 'true');
+		form.append('reference', `calibration-${i}`);
+		const response = await fetch(`${apiUrl}/prints`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form });
+		await response.arrayBuffer();
+		return response.status;
+	}));
+	const failed = answers.filter((status) => status !== 200);
+	if (failed.length) throw new Error(`calibration: ${failed.length} of ${count} creates answered ${failed[0]}`);
+	return Number(process.hrtime.bigint() - started) / 1e9;
+}

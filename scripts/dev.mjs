@@ -48,7 +48,8 @@ process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
 
 say(`Starting n8n on port ${N8N_PORT} (about 10 seconds)...`);
-await n8n.start(N8N_PORT, {}, false);
+// n8n's own log goes to this terminal: what a workflow run did, and why n8n refused something.
+await n8n.start(N8N_PORT, {}, true);
 say('');
 say(`  n8n:        http://localhost:${N8N_PORT}   (first visit: create the local owner account)`);
 say(realKey

@@ -29,10 +29,18 @@ export function toGbp(amount: number | undefined): number | null {
 	return typeof amount === 'number' ? Math.round(amount) / AMOUNT_SCALE : null;
 }
 
+/** Pence, whole where the API's amount is (letters are priced in whole pence), so sums add up exactly. */
+function toPence(amount: number | undefined): number | null {
+	return typeof amount === 'number' ? Math.round(amount / (AMOUNT_SCALE / 100) * 1e6) / 1e6 : null;
+}
+
 function costFields(cost: Cost | undefined): IDataObject {
 	return {
 		cost_gbp: toGbp(cost?.amount),
 		cost_after_tax_gbp: toGbp(cost?.after_tax),
+		// Summing GBP decimals over many letters shows float noise (97.19999999999997); pence do not.
+		cost_pence: toPence(cost?.amount),
+		cost_after_tax_pence: toPence(cost?.after_tax),
 		currency: cost?.currency ?? 'GBP',
 	};
 }

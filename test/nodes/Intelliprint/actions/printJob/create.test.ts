@@ -108,7 +108,7 @@ describe('Print Job → Create', () => {
 
 	it('confirms on create when asked, and simplifies with costs in GBP', async () => {
 		const { items } = await api.run({ parameters: create({ confirmed: true }), items: [pdfItem(onePage)] });
-		expect(items[0].json).toMatchObject({ confirmed: true, letter_count: 1, letter_statuses: { waiting_to_print: 1 }, cost_gbp: 0.85, cost_after_tax_gbp: 1.02, currency: 'GBP' });
+		expect(items[0].json).toMatchObject({ confirmed: true, letter_count: 1, letter_statuses: { waiting_to_print: 1 }, cost_gbp: 0.85, cost_after_tax_gbp: 1.02, cost_pence: 85, cost_after_tax_pence: 102, currency: 'GBP' });
 		expect(api.apiCalls()[0].body).toMatchObject({ confirmed: 'true', testmode: 'false' });
 	});
 
