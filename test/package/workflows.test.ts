@@ -14,6 +14,7 @@ interface Step {
 
 interface Job {
 	permissions?: Record<string, string>;
+	strategy?: { 'fail-fast'?: boolean; matrix?: Record<string, unknown[]> };
 	steps: Step[];
 }
 
@@ -59,6 +60,28 @@ describe('GitHub Actions workflows', () => {
 		const e2e = Object.values(ci.jobs).find((job) => commands(job).includes('npm run test:e2e'))!;
 		expect(commands(e2e).indexOf('npm run build')).toBeGreaterThanOrEqual(0);
 		expect(commands(e2e).indexOf('npm run build')).toBeLessThan(commands(e2e).indexOf('npm run test:e2e'));
+	});
+
+	it('CI runs the end-to-end suite on both n8n release lines, as `npm test` does: a matrix over 2 and 1 handed over as N8N_LINE', () => {
+		const e2e = Object.values(ci.jobs).find((job) => commands(job).includes('npm run test:e2e'))!;
+		expect((e2e.strategy?.matrix?.['n8n-line'] ?? []).map(String).sort()).toEqual(['1', '2']);
+		expect(e2e.strategy?.['fail-fast']).toBe(false);
+		const run = e2e.steps.find((step) => step.run?.trim() === 'npm run test:e2e');
+		expect(run?.env?.N8N_LINE).toBe('${{ matrix.n8n-line }}');
+		// Each line's downloads are cached under their own key, renewed when a pin changes.
+		const key = String(e2e.steps.find((step) => step.uses?.startsWith('actions/cache@'))?.with?.key);
+		expect(key).toContain('${{ matrix.n8n-line }}');
+		for (const folder of ['n8n', 'n8n-1']) expect(key).toContain(`test/e2e/${folder}/package-lock.json`);
+		// Each line is pinned with a lockfile: 2.x in test/e2e/n8n, 1.x in test/e2e/n8n-1.
+		for (const [folder, major] of [['n8n', '2'], ['n8n-1', '1']]) {
+			const pin = fs.readJsonSync(`${ROOT}test/e2e/${folder}/package.json`) as { dependencies: { n8n: string } };
+			expect(pin.dependencies.n8n).toMatch(new RegExp(`^${major}\\.\\d+\\.\\d+$`));
+			const lock = fs.readJsonSync(`${ROOT}test/e2e/${folder}/package-lock.json`) as { packages: Record<string, { version?: string }> };
+			expect(lock.packages['node_modules/n8n']?.version).toBe(pin.dependencies.n8n);
+		}
+		// Locally, and in .ci/run, `npm test` runs both lines one after the other.
+		expect(packageJson.scripts.test).toMatch(/npm run test:e2e && npm run test:e2e:n8n1$/);
+		expect(packageJson.scripts['test:e2e:n8n1']).toBe(`N8N_LINE=1 ${packageJson.scripts['test:e2e']}`);
 	});
 
 	it('publish runs only on version tags, vX.Y.Z as `npm version` makes them', () => {

@@ -37,8 +37,12 @@ export function wireFault(error: unknown): WireFault | undefined {
 	for (const { code } of chain) if (typeof code === 'string' && CODES[code]) return CODES[code];
 	for (const { message } of chain) {
 		if (typeof message !== 'string') continue;
-		if (/timeout of \d+ms exceeded|timed out/i.test(message)) return 'timeout';
-		if (/socket hang up|aborted|premature close/i.test(message)) return 'reset';
+		// n8n 1.x drops the code and keeps only its own paraphrase of it (NodeApiError's messages).
+		if (/timeout of \d+ms exceeded|timed out|connection was aborted/i.test(message)) return 'timeout';
+		if (/refused the connection/i.test(message)) return 'refused';
+		if (/connection cannot be established|DNS server returned an error/i.test(message)) return 'dns';
+		if (/host is unreachable/i.test(message)) return 'unreachable';
+		if (/socket hang up|aborted|premature close|closed unexpectedly/i.test(message)) return 'reset';
 	}
 	return undefined;
 }

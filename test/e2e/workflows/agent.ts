@@ -1,3 +1,5 @@
+import { LINE } from '../n8n';
+
 /**
  * Workflows for the AI agent tests: Manual Trigger → AI Agent (Tools Agent) with the OpenAI Chat
  * Model (Chat Completions, pointed at the fake model) and this package's node as tools.
@@ -24,7 +26,8 @@ export function agentWorkflow(id: string, modelCredential: { id: string; name: s
 			id: 'agent',
 			name: 'AI Agent',
 			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 3.1,
+			// n8n 1.x's AI Agent ends at 3; 3.1 differs only in the prompt source options.
+			typeVersion: LINE === 1 ? 3 : 3.1,
 			position: [240, 0],
 			parameters: { promptType: 'define', text: 'Send Ann Example a letter saying her order has shipped.', options: {} },
 		},
