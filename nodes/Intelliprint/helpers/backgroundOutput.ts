@@ -8,6 +8,12 @@ export interface Background extends IDataObject {
 	preview?: string;
 }
 
+/** The API's `created` is UNIX seconds; `created_at` next to it is the same moment as an ISO date a person can read. */
+function withReadableTime(background: Background): Background {
+	const created = background.created;
+	return typeof created === 'number' && Number.isFinite(created) ? { ...background, created_at: new Date(created * 1000).toISOString() } : background;
+}
+
 /** One item per background, with its PNG preview as a binary when the user asked for it. */
 export async function backgroundItems(
 	ctx: IExecuteFunctions,
@@ -18,7 +24,7 @@ export async function backgroundItems(
 	const property = ctx.getNodeParameter('previewBinaryProperty', itemIndex, 'preview') as string;
 	const items: INodeExecutionData[] = [];
 	for (const background of backgrounds) {
-		const item: INodeExecutionData = { json: background, pairedItem: { item: itemIndex } };
+		const item: INodeExecutionData = { json: withReadableTime(background), pairedItem: { item: itemIndex } };
 		if (download && background.preview) {
 			const file = await downloadFile(ctx, background.preview, `the preview of background ${background.id}`, itemIndex, 'png');
 			const fileName = `${background.name || background.id}.png`.replace(/[\\/]/g, '-');

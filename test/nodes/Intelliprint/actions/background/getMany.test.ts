@@ -13,6 +13,10 @@ describe('Background → Get Many', () => {
 
 		const all = await api.run({ parameters: { resource: 'background', operation: 'getMany', returnAll: true } });
 		expect(all.items.map((i) => i.json.name)).toEqual(['Ops B', 'Ops A', 'Sales']);
+		// The API's UNIX seconds, and the same moment as a date a person can read.
+		const { created, created_at } = all.items[0].json;
+		expect(typeof created).toBe('number');
+		expect(created_at).toBe(new Date(Number(created) * 1000).toISOString());
 
 		const limited = await api.run({ parameters: { resource: 'background', operation: 'getMany', returnAll: false, limit: 2 } });
 		expect(limited.items).toHaveLength(2);
