@@ -22,6 +22,7 @@ const tools = {
 	// n8n 2.x hands a tool's error to the model; 1.x stops the whole run unless the tool continues on error.
 	confirm: { ...intelliprintTool('Confirm a print job', { resource: 'printJob', operation: 'confirm' }), ...(LINE === 1 ? { onError: 'continueRegularOutput' } : {}) },
 	post: (allowLive: boolean) => intelliprintTool('Post a letter', { resource: 'printJob', operation: 'create', testmode: TEST_MODE, allowLive }),
+	postPdf: intelliprintTool('Post a PDF', { resource: 'printJob', operation: 'create', source: 'url' }),
 };
 
 interface Run {
@@ -65,6 +66,7 @@ beforeAll(async () => {
 		{ intent: 'confirm print job', idFrom: 'previous tool result' },
 		'Done.',
 	], [tools.post(false), tools.confirm]);
+	runs.pdf = await runAgent('Pdf', [{ intent: 'post pdf', facts: { 'pdf link': `${SANDBOX.filesUrl}/demo/cover-letter.pdf` } }, 'Done.'], [tools.postPdf]);
 	runs.allowed = await runAgent('Allowed', [{ intent: 'post letter', facts: { ...LETTER, 'test mode': false } }, 'Done.'], [tools.post(true)]);
 });
 afterAll(async () => {
@@ -125,6 +127,16 @@ describe('an AI agent in real n8n posts a letter through the Intelliprint tool',
 		expect(fake.prints.jobs.get(run.created[0])).toMatchObject({ testmode: true, confirmed: false });
 		const confirmRun = run.result?.data.resultData.runData['Confirm a print job']?.[0] as (NodeRun & { data?: { ai_tool?: RunItem[][] } }) | undefined;
 		expect(LINE === 2 ? confirmRun?.error?.message : String(confirmRun?.data?.ai_tool?.[0]?.[0]?.json.error)).toContain('may not confirm');
+	});
+
+	it('posts a PDF from a link the model gives, as a test job', () => {
+		const run = runs.pdf;
+		expect(run.exitCode, run.output).toBe(0);
+		const offered = run.model.requests[0].body.tools?.[0]?.function.parameters?.properties ?? {};
+		expect(Object.keys(offered)).toEqual(['pdf_url']);
+		expect(JSON.parse(toolResults(run)[0])[0]).toMatchObject({ testmode: true, summary: expect.stringContaining('Test print job') });
+		expect(run.created.map((id) => fake.prints.jobs.get(id)?.testmode)).toEqual([true]);
+		expect(fake.prints.jobs.get(run.created[0])?.letters.length).toBeGreaterThan(0);
 	});
 
 	it('makes a live draft, never confirmed, when the builder allowed live letters', () => {
