@@ -46,6 +46,34 @@ async function stop(code = 0) {
 }
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
+process.on('SIGHUP', () => void stop());
+
+/**
+ * Ctrl-C reaches every process in the terminal, but a signal sent to the `npm run dev` process
+ * alone ends npm and leaves this one running, its own parent (tsx) still alive. So watch every
+ * process above this one: when one of them is gone, stop.
+ */
+async function ancestors() {
+	const chain = [];
+	for (let pid = process.ppid; pid > 1 && chain.length < 6; ) {
+		chain.push(pid);
+		const { stdout } = await execa('ps', ['-o', 'ppid=', '-p', String(pid)], { reject: false });
+		pid = Number(stdout.trim());
+	}
+	return chain;
+}
+const watched = await ancestors();
+const alive = (pid) => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
+setInterval(() => {
+	if (!watched.every(alive)) void stop();
+}, 1000).unref();
 
 say(`Starting n8n on port ${N8N_PORT} (about 10 seconds)...`);
 // n8n's own log goes to this terminal: what a workflow run did, and why n8n refused something.
