@@ -30,8 +30,7 @@ export function filledByModel(
 	MODEL_ARGUMENTS.set(property.displayName, argument.key);
 	const fromAi = `$fromAI('${argument.key}', ${JSON.stringify(argument.description)}, '${argument.type ?? 'string'}')`;
 	const value = `={{ ${fromAi} }}`;
-	const toolDefault = property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value } : value;
-	return [onlyWhen(property, { hide: { '@tool': [true] } }), onlyWhen({ ...property, default: toolDefault }, AS_TOOL)];
+	return toolDefault(property, property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value } : value);
 }
 
 /** A field whose default differs when the node is a tool (e.g. safer, or what a model can use). */

@@ -9,9 +9,10 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_BASE_URL, EXPECT } from '../transport';
+import { baseUrlOf, positive } from '../transport/connection';
 import { expectAnswer, header, redirectError } from '../transport/answers';
 import { apiError } from '../transport/errors';
-import { wireFault, wireFaultError, type WireFault } from '../transport/failures';
+import { NEVER_SENT, wireFault, wireFaultError } from '../transport/failures';
 
 /**
  * The node's messages are built for a node; a credential test has none, so this stands in for it.
@@ -26,15 +27,7 @@ const CREDENTIAL_AS_NODE: INode = {
 	parameters: {},
 };
 
-/** Faults after which nothing at the Base URL was reached at all. */
-const NOT_REACHED: ReadonlySet<WireFault> = new Set(['refused', 'dns', 'unreachable']);
-
 const KEY_HINT = 'Check the API key: copy it again from the Intelliprint dashboard (Account → API Keys) into this credential.';
-
-function seconds(value: unknown, fallback: number): number {
-	const number = Number(value);
-	return Number.isFinite(number) && number > 0 ? number : fallback;
-}
 
 /** One line for n8n's credential dialog: the node's message and what to do about it. */
 function words(error: NodeApiError, lead = ''): string {
@@ -70,7 +63,7 @@ function describeFault(error: unknown, baseUrl: string, host: string, timeoutMs:
 	const fault = wireFault(error) ?? 'unsendable';
 	const detail = (error as Error | undefined)?.message;
 	const report = wireFaultError(CREDENTIAL_AS_NODE, { fault, target: `Intelliprint at ${baseUrl}`, host, unsure: false, attempts: 1, timeoutMs, detail }, undefined);
-	const lead = NOT_REACHED.has(fault) ? `Cannot reach ${host}. ` : fault === 'unsendable' ? '' : `No answer from ${host}. `;
+	const lead = NEVER_SENT.has(fault) ? `Cannot reach ${host}. ` : fault === 'unsendable' ? '' : `No answer from ${host}. `;
 	return words(report, lead);
 }
 
@@ -92,14 +85,14 @@ export async function intelliprintApiTest(
 ): Promise<INodeCredentialTestResult> {
 	const data: ICredentialDataDecryptedObject = credential.data ?? {};
 	const apiKey = String(data.apiKey ?? '');
-	const baseUrl = String(data.baseUrl || DEFAULT_BASE_URL).trim().replace(/\/+$/, '');
+	const baseUrl = baseUrlOf(data.baseUrl);
 	if (!apiKey.trim()) return { status: 'Error', message: 'Enter the API key from the Intelliprint dashboard (Account → API Keys).' };
 	const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
 	if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
 		const shown = baseUrl.slice(0, 100);
 		return withoutKey({ status: 'Error', message: `The Base URL "${shown}" is not a web address. Enter it in full, e.g. ${DEFAULT_BASE_URL}` }, apiKey);
 	}
-	const timeoutMs = seconds(data.timeoutSeconds, 30) * 1000;
+	const timeoutMs = positive(data.timeoutSeconds, 30) * 1000;
 	// A credential test is only given n8n's legacy request helper (there is no httpRequest here). It
 	// still goes through n8n's outbound HTTP client, so n8n's proxy and network rules apply.
 	const { helpers } = this;

@@ -31,9 +31,15 @@ export interface ConnectionSettings {
 
 const settingsCache = new WeakMap<object, ConnectionSettings>();
 
-function positive(value: unknown, fallback: number): number {
+/** A credential's number setting, or the default when it is empty, zero or not a number. */
+export function positive(value: unknown, fallback: number): number {
 	const number = Number(value);
 	return Number.isFinite(number) && number > 0 ? number : fallback;
+}
+
+/** The credential's Base URL as requests are built on it: the default when empty, no trailing slash. */
+export function baseUrlOf(value: unknown): string {
+	return String(value || DEFAULT_BASE_URL).trim().replace(/\/+$/, '');
 }
 
 /** The credential's connection settings, read once per node run. */
@@ -41,7 +47,7 @@ export async function connectionSettings(ctx: IntelliprintContext): Promise<Conn
 	const cached = settingsCache.get(ctx);
 	if (cached) return cached;
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = String(credentials.baseUrl || DEFAULT_BASE_URL).trim().replace(/\/+$/, '');
+	const baseUrl = baseUrlOf(credentials.baseUrl);
 	let apiOrigin: string;
 	try {
 		apiOrigin = new URL(baseUrl).origin;
