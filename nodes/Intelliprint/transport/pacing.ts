@@ -1,68 +1,92 @@
 import { sleep } from 'n8n-workflow';
 
-/**
- * Keeps each credential inside the API's rate limit (100 requests a minute by default), so that a
- * run over many items waits its turn instead of collecting 429s. A sliding log of requests per
- * credential, shared by every execution in this n8n process.
- *
- * Each slot is dated at its request's answer. The API counts a request when it arrives, which is
- * after it was sent and before it is answered; how long after sending is unknown (the upload, and
- * any queue in front of the API, take their time: dating slots at sending plus a margin was tried
- * and drew 429s from a busy server). The answer is the earliest moment known to be late enough.
- */
-interface Slot {
-	/** When the API last could have counted the request; Infinity while it is still in flight. */
-	at: number;
-}
-
-interface Window {
-	slots: Slot[];
-	blockedUntil: number;
-}
-
-const windows = new Map<string, Window>();
-
 export interface RateLimit {
 	requests: number;
 	windowMs: number;
 }
 
-function windowFor(key: string): Window {
-	let window = windows.get(key);
-	if (!window) {
-		window = { slots: [], blockedUntil: 0 };
-		windows.set(key, window);
-	}
-	return window;
-}
+/** The smallest share a pacer backs off to, as a part of the limit: room for eight processes on one key. */
+const SMALLEST_SHARE = 1 / 8;
 
 /**
- * Resolves when a request may be sent without going over the limit, and books its slot. Call the
- * returned function when the answer arrives (or the attempt fails).
+ * Keeps one credential inside the API's rate limit (100 requests a minute by default) in this n8n
+ * process, so that a run over many items waits its turn instead of collecting 429s.
+ *
+ * A sliding log of this process's requests, each dated at its answer. The API counts a request
+ * when it arrives, which is after it was sent and before it is answered; how long after sending is
+ * unknown (the upload, and any queue in front of the API, take their time: dating slots at sending
+ * plus a margin was tried and drew 429s from a busy server). The answer is the earliest moment
+ * known to be late enough.
+ *
+ * Other processes may spend the same budget (n8n workers in queue mode, another app using the
+ * key), and nothing here can see them. A 429 is the API saying so: the pacer then allows itself
+ * only the requests it had got through in the window (back off at once), and raises that share
+ * again by 1, 2, 4, 8… requests for every window that passes without a 429 (probe up slowly,
+ * faster the longer it stays quiet). Processes sharing a key so settle on shares that add up to
+ * the limit, and one left alone is back to the whole limit within a few windows.
  */
-export async function waitForSlot(key: string, limit: RateLimit): Promise<() => void> {
-	const window = windowFor(key);
-	for (;;) {
-		const now = Date.now();
-		window.slots = window.slots.filter((slot) => slot.at > now - limit.windowMs);
-		let waitMs = window.blockedUntil - now;
-		if (waitMs <= 0 && window.slots.length < limit.requests) {
-			// A request still in flight (a long upload, say) keeps its slot however long it takes.
-			const slot = { at: Number.POSITIVE_INFINITY };
-			window.slots.push(slot);
-			return () => (slot.at = Date.now());
+export class Pacer {
+	/** When the API last could have counted each request; Infinity while it is still in flight. */
+	private slots: Array<{ at: number }> = [];
+	private blockedUntil = 0;
+	/** The share set at the last 429, and when that was. */
+	private baseShare = Number.POSITIVE_INFINITY;
+	private refusedAt = Number.NEGATIVE_INFINITY;
+
+	/** How many requests this process allows itself per window now. */
+	share(limit: RateLimit, now = Date.now()): number {
+		if (!Number.isFinite(this.baseShare)) return limit.requests;
+		const quietWindows = Math.max(0, Math.floor((now - this.refusedAt) / limit.windowMs));
+		return Math.min(limit.requests, this.baseShare + 2 ** Math.min(quietWindows, 30) - 1);
+	}
+
+	/**
+	 * Resolves when a request may be sent without going over this process's share, and books its
+	 * slot. Call the returned function with the answer's status when it arrives (or with nothing
+	 * when the attempt failed on the wire).
+	 */
+	async waitForSlot(limit: RateLimit): Promise<(status?: number) => void> {
+		for (;;) {
+			const now = Date.now();
+			this.slots = this.slots.filter((slot) => slot.at > now - limit.windowMs);
+			let waitMs = this.blockedUntil - now;
+			if (waitMs <= 0 && this.slots.length < this.share(limit, now)) {
+				// A request still in flight (a long upload, say) keeps its slot however long it takes.
+				const slot = { at: Number.POSITIVE_INFINITY };
+				this.slots.push(slot);
+				return (status) => {
+					// The API does nothing with a rate limited request: it used none of the budget.
+					if (status === 429) this.slots = this.slots.filter((booked) => booked !== slot);
+					else slot.at = Date.now();
+				};
+			}
+			if (waitMs <= 0) {
+				const oldest = Math.min(...this.slots.map((slot) => slot.at));
+				// All slots in flight (or a share to wait for): look again shortly.
+				waitMs = Number.isFinite(oldest) ? Math.max(oldest + limit.windowMs - now + 1, 1) : 50;
+			}
+			await sleep(waitMs);
 		}
-		if (waitMs <= 0) {
-			const oldest = Math.min(...window.slots.map((slot) => slot.at));
-			// All slots in flight: look again shortly, when one of them has been answered.
-			waitMs = Number.isFinite(oldest) ? oldest + limit.windowMs - now + 1 : 50;
-		}
-		await sleep(waitMs);
+	}
+
+	/**
+	 * The API said 429: nobody in this process sends with the key again before `until`, and the
+	 * share drops to what got through in the window (other processes are spending the rest).
+	 */
+	refused(limit: RateLimit, until: number, now = Date.now()): void {
+		this.blockedUntil = Math.max(this.blockedUntil, until);
+		const live = this.slots.filter((slot) => slot.at > now - limit.windowMs).length;
+		const smallest = Math.max(1, Math.floor(limit.requests * SMALLEST_SHARE));
+		this.baseShare = Math.max(smallest, Math.min(this.share(limit, now), live));
+		this.refusedAt = now;
 	}
 }
 
-/** The API said 429: nobody using this credential sends again before it allows. */
-export function blockUntil(key: string, until: number): void {
-	const window = windowFor(key);
-	window.blockedUntil = Math.max(window.blockedUntil, until);
+/** One pacer per credential (base URL and key), shared by every execution in this n8n process. */
+const pacers = new Map<string, Pacer>();
+
+export function pacerFor(key: string): Pacer {
+	let pacer = pacers.get(key);
+	if (!pacer) pacers.set(key, (pacer = new Pacer()));
+	return pacer;
 }

@@ -5,7 +5,7 @@ import { header } from './answers';
 import { connectionSettings, CREDENTIAL_TYPE, type IntelliprintContext } from './connection';
 import { NEVER_SENT, wireFault, wireFaultError } from './failures';
 import type { MultipartBody } from './multipart';
-import { blockUntil, waitForSlot } from './pacing';
+import { pacerFor } from './pacing';
 import { backoffMs, faultBudget, retryAfterMs, timeoutFor } from './waits';
 
 /** How many times a request is repeated after a server fault or a wire fault (as the official SDK). */
@@ -36,7 +36,19 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 	const url = URL.canParse(String(options.url)) ? new URL(String(options.url)) : undefined;
 	const target = toApi || !url ? `Intelliprint at ${settings.baseUrl}` : `the file host ${url.origin}`;
 	if (!url) {
-		throw wireFaultError(ctx.getNode(), { fault: 'unsendable', target, host: '', unsure: false, attempts: 0, timeoutMs: 0, detail: `"${String(options.url).slice(0, 100)}" is not a URL` }, itemIndex);
+		throw wireFaultError(
+			ctx.getNode(),
+			{
+				fault: 'unsendable',
+				target,
+				host: '',
+				unsure: false,
+				attempts: 0,
+				timeoutMs: 0,
+				detail: `"${String(options.url).slice(0, 100)}" is not a URL`,
+			},
+			itemIndex,
+		);
 	}
 	const budget = faultBudget(ctx, itemIndex, settings.faultBudgetMs);
 	const timeoutMs = timeoutFor(options.method ?? 'GET', settings.readTimeoutMs, multipart?.length ?? 0);
@@ -56,15 +68,14 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 			disableFollowRedirect: toApi || options.disableFollowRedirect,
 			sendCredentialsOnCrossOriginRedirect: false,
 		};
-		const answered = toApi ? await waitForSlot(settings.limitKey, settings.limit) : () => undefined;
+		const pacer = toApi ? pacerFor(settings.limitKey) : undefined;
+		const answered = pacer ? await pacer.waitForSlot(settings.limit) : () => undefined;
 		attempts++;
 		const startedAt = Date.now();
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (
-				toApi
-					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, attempt)
-					: await ctx.helpers.httpRequest(attempt)
+				toApi ? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, attempt) : await ctx.helpers.httpRequest(attempt)
 			) as IN8nHttpFullResponse;
 		} catch (error) {
 			answered();
@@ -85,8 +96,8 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 				itemIndex,
 			);
 		}
-		answered();
 		const status = response.statusCode;
+		answered(status);
 
 		// A 429 means the API did nothing with the request, so even a create may be sent again.
 		const waitable = status === 429 || (status >= 500 && repeatable && faultRetries < MAX_FAULT_RETRIES);
@@ -94,35 +105,38 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 		const asked = retryAfterMs(header(response, 'retry-after'));
 		const delay = asked ?? backoffMs(status === 429 ? rateLimitedRetries : faultRetries);
 		const outOfTries = status === 429 && rateLimitedRetries >= MAX_RATE_LIMITED_RETRIES;
-		if (outOfTries || !budget.allows(delay)) {
+		const givingUp = outOfTries || !budget.allows(delay);
+		// Everyone using this credential in this process holds back, not only this item; but a wait
+		// this item will not make does not hold up the others.
+		if (pacer && status === 429) pacer.refused(settings.limit, givingUp ? 0 : Date.now() + delay);
+		if (givingUp) {
 			if (status === 429) throw rateLimitedError(ctx, delay, asked !== undefined, itemIndex);
 			return response;
 		}
 		if (status === 429) rateLimitedRetries++;
 		else faultRetries++;
-		if (toApi && status === 429) {
-			// Everyone using this credential holds back, not only this item.
-			blockUntil(settings.limitKey, Date.now() + delay);
-			budget.spend(delay);
-		} else {
-			await budget.wait(delay);
-		}
+		if (pacer && status === 429) budget.spend(delay);
+		else await budget.wait(delay);
 	}
 }
 
 /** The API still rate limits, and waiting longer would go past what the item may wait. */
 function rateLimitedError(ctx: IntelliprintContext, delayMs: number, asked: boolean, itemIndex: number | undefined): NodeApiError {
 	const when = new Date(Date.now() + delayMs).toISOString().replace(/\.\d+Z$/, 'Z');
-	const error = new NodeApiError(ctx.getNode(), {}, {
-		message: 'Intelliprint is still rate limiting this API key',
-		description: [
-			asked ? `Intelliprint asks to wait ${Math.ceil(delayMs / 1000)} seconds: try again after ${when}.` : `Try again after ${when}.`,
-			'Other workflows or apps may share this key: run fewer at once, lower "Requests Allowed" in the Intelliprint API credential, or raise "Give Up Waiting After".',
-			'This request was not acted on: Intelliprint does nothing with a rate limited request.',
-		].join(' '),
-		httpCode: '429',
-		itemIndex,
-	});
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{},
+		{
+			message: 'Intelliprint is still rate limiting this API key',
+			description: [
+				asked ? `Intelliprint asks to wait ${Math.ceil(delayMs / 1000)} seconds: try again after ${when}.` : `Try again after ${when}.`,
+				'Other workflows or apps may share this key: run fewer at once, lower "Requests Allowed" in the Intelliprint API credential, or raise "Give Up Waiting After".',
+				'This request was not acted on: Intelliprint does nothing with a rate limited request.',
+			].join(' '),
+			httpCode: '429',
+			itemIndex,
+		},
+	);
 	error.context.code = 'rate_limited';
 	error.context.retryAt = when;
 	return error;

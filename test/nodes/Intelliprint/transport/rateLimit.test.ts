@@ -44,4 +44,24 @@ describe('rate limit', () => {
 		expect(run.items.map((i) => i.json.reference)).toEqual(items(45).map((i) => i.files.data.fileName));
 		expect(run.items.map((i) => i.pairedItem)).toEqual(run.items.map((_, index) => ({ item: index })));
 	});
+
+	it('two n8n processes on one key settle on shares of the limit instead of both spending all of it', async () => {
+		api.fake.latencyMs = 50;
+		const before = api.fake.prints.jobs.size;
+		// Two pacers on one key, as two processes have: the second reaches the same fake API through
+		// another spelling of its address, which the node treats as another credential.
+		const limit = { rateLimitRequests: 10, rateLimitWindowSeconds: 2 };
+		const [one, two] = await Promise.all([
+			createMany(30, { ...limit }),
+			createMany(30, { ...limit, baseUrl: api.fake.url.replace('127.0.0.1', '127.1') }),
+		]);
+		api.fake.calm();
+		expect(one.error ?? two.error).toBeUndefined();
+		expect(api.fake.prints.jobs.size).toBe(before + 60);
+		expect([...one.items, ...two.items].every((item) => typeof item.json.id === 'string')).toBe(true);
+		// Each spending the whole limit every window would draw about 10 refusals a window (some 50
+		// here); backing off to what got through leaves the first window's and a few probes'.
+		expect(api.fake.rateLimited).toBeGreaterThan(0);
+		expect(api.fake.rateLimited).toBeLessThan(25);
+	});
 });
