@@ -17,6 +17,8 @@ export default defineConfig({
 	resolve: { alias: { 'n8n-workflow': require.resolve('n8n-workflow') } },
 	test: {
 		include: ['test/e2e/**/*.test.ts'],
+		// The queue-mode suite has its own config (vitest.queue.config.mts): it needs PostgreSQL and Redis.
+		exclude: ['test/e2e/queue/**', 'node_modules/**'],
 		globalSetup: ['test/e2e/globalSetup.ts'],
 		env: { N8N_LINE: line },
 		testTimeout: 300_000,

@@ -1,10 +1,4 @@
-import type {
-	IHookFunctions,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { LETTER_STATUSES } from '../Intelliprint/helpers/letterStatuses';
@@ -55,6 +49,13 @@ export class IntelliprintTrigger implements INodeType {
 				default: '',
 			},
 			{
+				displayName:
+					'Each delivery starts the workflow once, also when Intelliprint retries it after a lost answer and in queue mode, where the retry may reach another webhook processor. One case n8n gives no way to close: two copies of one delivery arriving at two webhook processors at the same moment can both start it.',
+				name: 'deliveriesNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Event',
 				name: 'event',
 				type: 'options',
@@ -77,7 +78,7 @@ export class IntelliprintTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to accept only events signed with the endpoint\'s signing secret. Without it anyone who learns this URL can start the workflow.',
+					"Whether to accept only events signed with the endpoint's signing secret. Without it anyone who learns this URL can start the workflow.",
 			},
 			{
 				displayName:

@@ -1,4 +1,5 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { firstDelivery, type DeliveryScope } from './deliveries';
 import { ignoredBecause, readEvent } from './event';
@@ -88,7 +89,26 @@ async function receive(context: IWebhookFunctions): Promise<IWebhookResponseData
 		return answer(context, 200, { received: true, ignored: 'duplicate delivery' });
 	}
 	// Built by hand: helpers.returnJsonArray would take an event with a `json` or `binary` key for an item.
-	return { ...answer(context, 200, { received: true }), workflowData: [[{ json: event }]] };
+	void answerAfterSave(context);
+	return { noWebhookResponse: true, workflowData: [[{ json: event }]] };
+}
+
+/**
+ * How long an accepted delivery's answer waits. n8n starts saving the static data, and so this
+ * delivery's id, as soon as webhook() returns, and says nothing when it is done; an answer sent
+ * before the save could bring Intelliprint's retry (after a lost answer) to another webhook
+ * processor before the id is there. A local database saves in a few milliseconds.
+ */
+const SAVE_GRACE_MS = 30;
+
+async function answerAfterSave(context: IWebhookFunctions): Promise<void> {
+	await sleep(SAVE_GRACE_MS);
+	try {
+		answer(context, 200, { received: true });
+	} catch (error) {
+		// The sender hung up: its retry will be recognised as a duplicate.
+		context.logger.warn('Intelliprint Trigger could not answer a delivery', { error });
+	}
 }
 
 async function readSigningKey(context: IWebhookFunctions): Promise<Buffer | undefined> {

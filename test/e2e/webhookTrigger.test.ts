@@ -1,12 +1,12 @@
 import fs from 'fs-extra';
 import { sleep } from 'n8n-workflow';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SANDBOX, startSandbox } from '../fake-api/sandbox';
 import type { FakeIntelliprint } from '../fake-api/server';
 import { generateCases, headersFor, tally, type Target } from '../nodes/IntelliprintTrigger/fuzzCases';
 import { residentMb, savedExecutions } from './executions';
+import { signedDelivery } from './signedDelivery';
 import { N8nInstance, ROOT } from './n8n';
 import { expectedStatus, FUZZ_WORKFLOWS, stored, writeFuzzWorkflows } from './webhookFuzz';
 
@@ -36,15 +36,7 @@ afterAll(async () => {
 });
 
 async function deliver(event: object, signWith = secret) {
-	const body = JSON.stringify(event);
-	const id = `msg_${Math.random().toString(36).slice(2)}`;
-	const now = new Date();
-	const headers = {
-		'content-type': 'application/json',
-		'webhook-id': id,
-		'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-		'webhook-signature': new Webhook(signWith).sign(id, now, body),
-	};
+	const { body, headers } = signedDelivery(signWith, `msg_${Math.random().toString(36).slice(2)}`, event);
 	// n8n may answer 404 for a moment after start while it registers production webhooks.
 	for (let attempt = 0; ; attempt++) {
 		const response = await fetch(productionUrl, { method: 'POST', headers, body });

@@ -32,4 +32,6 @@ export interface RecordedRequest {
 	raw?: string;
 	/** -1 for a dropped or reset connection, 0 for a hang (or a request still in progress). */
 	status: number;
+	/** When the request arrived (ms since the epoch). */
+	at?: number;
 }

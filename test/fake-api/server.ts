@@ -194,7 +194,7 @@ export class FakeIntelliprint {
 		const method = req.method ?? 'GET';
 		const record: RecordedRequest = {
 			method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers,
-			contentType: req.headers['content-type'], body: {}, status: 0,
+			contentType: req.headers['content-type'], body: {}, status: 0, at: Date.now(),
 		};
 		this.requests.push(record);
 		let reply: Reply;

@@ -1,6 +1,7 @@
 import express from 'express';
 import { WebhookContext } from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookData, IWebhookResponseData, WorkflowExecuteMode } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import { vi } from 'vitest';
 
 import { IntelliprintTrigger } from '../../nodes/IntelliprintTrigger/IntelliprintTrigger.node';
@@ -139,8 +140,12 @@ export class TriggerServer {
 		Object.assign(additionalData, { httpRequest: req, httpResponse: res });
 		const description = this.trigger.description.webhooks![0];
 		const webhookData = {
-			httpMethod: 'POST', node: node.name, path: 'webhook', workflowId,
-			webhookDescription: description, workflowExecuteAdditionalData: additionalData,
+			httpMethod: 'POST',
+			node: node.name,
+			path: 'webhook',
+			workflowId,
+			webhookDescription: description,
+			workflowExecuteAdditionalData: additionalData,
 		} as IWebhookData;
 		const context = new WebhookContext(workflow, node, additionalData, hosted.mode, webhookData, [], null);
 
@@ -160,11 +165,13 @@ export class TriggerServer {
 			this.started.push(result.workflowData[0]);
 			if (!result.noWebhookResponse && !res.headersSent) sendOnReceived(res, description.responseData as string | undefined, result);
 		}
-		// n8n would leave the request hanging; make that visible.
-		if (!res.headersSent) res.status(504).json({ message: 'The node answered nothing' });
+		// n8n saves the static data as soon as webhook() returns.
 		if (result !== undefined && hosted.mode === 'webhook' && workflow.staticData.__dataChanged === true) {
 			hosted.saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 		}
+		// The node may answer a moment later; n8n would leave a request nobody answers hanging: make that visible.
+		for (let waited = 0; !res.headersSent && waited < 2000; waited += 5) await sleep(5);
+		if (!res.headersSent) res.status(504).json({ message: 'The node answered nothing' });
 		answer.status = res.statusCode;
 		answer.body = safeJson(Buffer.from(sentBody ?? ''), sentBody);
 		this.answers.push(answer);

@@ -24,7 +24,11 @@ interface Workflow {
 	jobs: Record<string, Job>;
 }
 
-const packageJson = fs.readJsonSync(`${ROOT}package.json`) as { version: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
+const packageJson = fs.readJsonSync(`${ROOT}package.json`) as {
+	version: string;
+	scripts: Record<string, string>;
+	devDependencies: Record<string, string>;
+};
 
 /** A workflow file parsed strictly: a YAML error or warning (a duplicate key, say) fails the test. */
 function workflow(file: string): Workflow {
@@ -36,7 +40,12 @@ function workflow(file: string): Workflow {
 
 /** Every shell line the workflow's steps run, job by job, in order. */
 function commands(job: Job): string[] {
-	return job.steps.flatMap((step) => (step.run ?? '').split('\n').map((line) => line.trim()).filter(Boolean));
+	return job.steps.flatMap((step) =>
+		(step.run ?? '')
+			.split('\n')
+			.map((line) => line.trim())
+			.filter(Boolean),
+	);
 }
 
 /** GitHub's filter pattern for tags: `*` matches anything but `/`. */
@@ -73,15 +82,26 @@ describe('GitHub Actions workflows', () => {
 		expect(key).toContain('${{ matrix.n8n-line }}');
 		for (const folder of ['n8n', 'n8n-1']) expect(key).toContain(`test/e2e/${folder}/package-lock.json`);
 		// Each line is pinned with a lockfile: 2.x in test/e2e/n8n, 1.x in test/e2e/n8n-1.
-		for (const [folder, major] of [['n8n', '2'], ['n8n-1', '1']]) {
+		for (const [folder, major] of [
+			['n8n', '2'],
+			['n8n-1', '1'],
+		]) {
 			const pin = fs.readJsonSync(`${ROOT}test/e2e/${folder}/package.json`) as { dependencies: { n8n: string } };
 			expect(pin.dependencies.n8n).toMatch(new RegExp(`^${major}\\.\\d+\\.\\d+$`));
 			const lock = fs.readJsonSync(`${ROOT}test/e2e/${folder}/package-lock.json`) as { packages: Record<string, { version?: string }> };
 			expect(lock.packages['node_modules/n8n']?.version).toBe(pin.dependencies.n8n);
 		}
 		// Locally, and in .ci/run, `npm test` runs both lines one after the other.
-		expect(packageJson.scripts.test).toMatch(/npm run test:e2e && npm run test:e2e:n8n1$/);
+		expect(packageJson.scripts.test).toMatch(/npm run test:e2e && npm run test:e2e:n8n1 && npm run test:e2e:queue$/);
 		expect(packageJson.scripts['test:e2e:n8n1']).toBe(`N8N_LINE=1 ${packageJson.scripts['test:e2e']}`);
+	});
+
+	it('CI runs the queue-mode suite after a build, as `npm test` does', () => {
+		const queue = Object.values(ci.jobs).find((job) => commands(job).includes('npm run test:e2e:queue'))!;
+		expect(queue).toBeDefined();
+		expect(commands(queue).indexOf('npm run build')).toBeGreaterThanOrEqual(0);
+		expect(commands(queue).indexOf('npm run build')).toBeLessThan(commands(queue).indexOf('npm run test:e2e:queue'));
+		expect(packageJson.scripts['test:e2e:queue']).toBe('vitest run --config vitest.queue.config.mts');
 	});
 
 	it('publish runs only on version tags, vX.Y.Z as `npm version` makes them', () => {

@@ -7,6 +7,8 @@ export interface RateLimit {
 
 /** The smallest share a pacer backs off to, as a part of the limit: room for eight processes on one key. */
 const SMALLEST_SHARE = 1 / 8;
+/** How long after a 429 (as a part of the window) a pacer starts probing for room again. */
+const QUIET_SPELL = 1 / 6;
 
 /**
  * Keeps one credential inside the API's rate limit (100 requests a minute by default) in this n8n
@@ -20,24 +22,27 @@ const SMALLEST_SHARE = 1 / 8;
  *
  * Other processes may spend the same budget (n8n workers in queue mode, another app using the
  * key), and nothing here can see them. A 429 is the API saying so: the pacer then allows itself
- * only the requests it had got through in the window (back off at once), and raises that share
- * again by 1, 2, 4, 8… requests for every window that passes without a 429 (probe up slowly,
- * faster the longer it stays quiet). Processes sharing a key so settle on shares that add up to
- * the limit, and one left alone is back to the whole limit within a few windows.
+ * only the requests it had got through in the window (back off at once). After a quiet spell it
+ * probes: one request beyond its share, and every probe the API accepts raises the share by one
+ * and doubles the next probe (1, 2, 4… requests). Processes sharing a key so settle on shares that
+ * add up to the limit, drawing a 429 now and then, and one left alone (the others done) takes the
+ * whole limit back within seconds instead of windows.
  */
 export class Pacer {
-	/** When the API last could have counted each request; Infinity while it is still in flight. */
-	private slots: Array<{ at: number }> = [];
+	/** When the API last could have counted each request (Infinity while in flight), and whether it was a probe. */
+	private slots: Array<{ at: number; probe: boolean }> = [];
 	private blockedUntil = 0;
-	/** The share set at the last 429, and when that was. */
+	/** The share set at the last 429 (Infinity: none yet, the whole limit), when that was, and the next probe's size. */
 	private baseShare = Number.POSITIVE_INFINITY;
 	private refusedAt = Number.NEGATIVE_INFINITY;
+	private probe = 1;
+	private readonly sleepers = new Set<() => void>();
 
 	/** How many requests this process allows itself per window now. */
 	share(limit: RateLimit, now = Date.now()): number {
 		if (!Number.isFinite(this.baseShare)) return limit.requests;
-		const quietWindows = Math.max(0, Math.floor((now - this.refusedAt) / limit.windowMs));
-		return Math.min(limit.requests, this.baseShare + 2 ** Math.min(quietWindows, 30) - 1);
+		const quiet = now - this.refusedAt >= limit.windowMs * QUIET_SPELL;
+		return Math.min(limit.requests, this.baseShare + (quiet ? this.probe : 0));
 	}
 
 	/**
@@ -52,21 +57,33 @@ export class Pacer {
 			let waitMs = this.blockedUntil - now;
 			if (waitMs <= 0 && this.slots.length < this.share(limit, now)) {
 				// A request still in flight (a long upload, say) keeps its slot however long it takes.
-				const slot = { at: Number.POSITIVE_INFINITY };
+				const slot = { at: Number.POSITIVE_INFINITY, probe: this.slots.length >= this.baseShare };
 				this.slots.push(slot);
 				return (status) => {
 					// The API does nothing with a rate limited request: it used none of the budget.
 					if (status === 429) this.slots = this.slots.filter((booked) => booked !== slot);
 					else slot.at = Date.now();
+					if (slot.probe && status !== undefined && status !== 429) this.probeAccepted(limit);
 				};
 			}
 			if (waitMs <= 0) {
 				const oldest = Math.min(...this.slots.map((slot) => slot.at));
-				// All slots in flight (or a share to wait for): look again shortly.
+				// All slots in flight: look again shortly, when one of them has been answered.
 				waitMs = Number.isFinite(oldest) ? Math.max(oldest + limit.windowMs - now + 1, 1) : 50;
+				const probingFrom = this.refusedAt + limit.windowMs * QUIET_SPELL;
+				if (probingFrom > now) waitMs = Math.min(waitMs, probingFrom - now + 1);
 			}
-			await sleep(waitMs);
+			await this.pause(waitMs);
 		}
+	}
+
+	/** Waits, or less when a probe was accepted: the share just grew. */
+	private async pause(ms: number): Promise<void> {
+		let wake = () => {};
+		const woken = new Promise<void>((resolve) => (wake = resolve));
+		this.sleepers.add(wake);
+		await Promise.race([sleep(ms), woken]);
+		this.sleepers.delete(wake);
 	}
 
 	/**
@@ -79,6 +96,15 @@ export class Pacer {
 		const smallest = Math.max(1, Math.floor(limit.requests * SMALLEST_SHARE));
 		this.baseShare = Math.max(smallest, Math.min(this.share(limit, now), live));
 		this.refusedAt = now;
+		this.probe = 1;
+	}
+
+	/** The API took a request beyond the share: there was room, so the share grows and the next probe doubles. */
+	private probeAccepted(limit: RateLimit): void {
+		this.baseShare += 1;
+		this.probe = Math.min(this.probe * 2, limit.requests);
+		if (this.baseShare >= limit.requests) this.baseShare = Number.POSITIVE_INFINITY;
+		for (const wake of this.sleepers) wake();
 	}
 }
 

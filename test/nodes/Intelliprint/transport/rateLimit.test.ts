@@ -52,16 +52,17 @@ describe('rate limit', () => {
 		// another spelling of its address, which the node treats as another credential.
 		const limit = { rateLimitRequests: 10, rateLimitWindowSeconds: 2 };
 		const [one, two] = await Promise.all([
-			createMany(30, { ...limit }),
-			createMany(30, { ...limit, baseUrl: api.fake.url.replace('127.0.0.1', '127.1') }),
+			createMany(40, { ...limit }),
+			createMany(40, { ...limit, baseUrl: api.fake.url.replace('127.0.0.1', '127.1') }),
 		]);
 		api.fake.calm();
 		expect(one.error ?? two.error).toBeUndefined();
-		expect(api.fake.prints.jobs.size).toBe(before + 60);
+		expect(api.fake.prints.jobs.size).toBe(before + 80);
 		expect([...one.items, ...two.items].every((item) => typeof item.json.id === 'string')).toBe(true);
-		// Each spending the whole limit every window would draw about 10 refusals a window (some 50
-		// here); backing off to what got through leaves the first window's and a few probes'.
+		// Each spending the whole limit every window draws about 10 refusals a window (40 here, seen
+		// with pacing that does not learn); backing off to what got through leaves the first
+		// window's and a few probes' (about 22).
 		expect(api.fake.rateLimited).toBeGreaterThan(0);
-		expect(api.fake.rateLimited).toBeLessThan(25);
+		expect(api.fake.rateLimited).toBeLessThan(32);
 	});
 });

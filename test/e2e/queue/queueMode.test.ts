@@ -1,0 +1,183 @@
+/// <reference types="vite/client" />
+import fs from 'fs-extra';
+import { sleep } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { FakeIntelliprint } from '../../fake-api/server';
+import { ROOT } from '../n8n';
+import { signedDelivery } from '../signedDelivery';
+import { QUEUE_PORTS, QueueCluster } from './cluster';
+import { measure } from './volume';
+import {
+	API_CREDENTIAL,
+	DELIVERIES,
+	deliveriesWorkflow,
+	people,
+	POLLING,
+	pollingWorkflow,
+	VOLUME,
+	volumeWorkflow,
+	WEBHOOK_CREDENTIAL,
+} from './workflows';
+
+const API_KEY = 'queue_key_not_secret';
+const SECRET = `whsec_${Buffer.from('queue-mode-webhook-signing-key!!').toString('base64')}`;
+/**
+ * The API's real limit shape, and a create that takes the API a second. QUEUE_WINDOW_SECONDS
+ * shortens the window for a quicker look while working on pacing; the suite runs the real one.
+ */
+const LIMIT = { requests: 100, windowMs: Number(import.meta.env?.QUEUE_WINDOW_SECONDS || 60) * 1000 };
+const LATENCY_MS = 1000;
+const PER_RUN = 300;
+const POLL_CREDENTIAL = { id: 'ipQueuePollCred1', name: 'Intelliprint (polling fake)' };
+/** The polling trigger's own fake API, so its polls do not spend the volume runs' budget. */
+const POLL_PORTS = { api: 5948, files: 5949 };
+
+let api: FakeIntelliprint;
+let pollApi: FakeIntelliprint;
+let cluster: QueueCluster;
+beforeAll(async () => {
+	api = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: LIMIT, latencyMs: LATENCY_MS }).start(
+		QUEUE_PORTS.fakeApi,
+		'127.0.0.1',
+		QUEUE_PORTS.fakeFiles,
+	);
+	pollApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: LIMIT }).start(POLL_PORTS.api, '127.0.0.1', POLL_PORTS.files);
+	cluster = await QueueCluster.create();
+	await cluster.importCredentials([
+		{ ...API_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: api.url } },
+		{ ...WEBHOOK_CREDENTIAL, type: 'intelliprintWebhookApi', data: { signingSecret: SECRET } },
+		{ ...POLL_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: pollApi.url } },
+	]);
+	const workflows = [
+		volumeWorkflow(),
+		deliveriesWorkflow(`http://127.0.0.1:${QUEUE_PORTS.fakeFiles}/notify`),
+		pollingWorkflow(`http://127.0.0.1:${POLL_PORTS.files}/notify`, POLL_CREDENTIAL),
+	];
+	const files = workflows.map((workflow) => ({ file: `${cluster.dir}/workflows/${workflow.id}.json`, workflow }));
+	for (const { file, workflow } of files) await fs.outputJson(file, workflow);
+	await cluster.importWorkflows(files.map(({ file }) => file));
+	for (const { workflow } of files) await cluster.publish(workflow.id);
+	await cluster.start();
+});
+afterAll(async () => {
+	await cluster?.stop();
+	await api?.stop();
+	await pollApi?.stop();
+});
+
+describe('queue mode: one rate budget, two workers', () => {
+	it(
+		`two ${PER_RUN}-letter runs started together on two workers: every letter once, the budget shared`,
+		{ timeout: 25 * 60_000 },
+		async ({ annotate }) => {
+			api.resetRecording();
+			const startedAt = Date.now();
+			const calls = await Promise.all(
+				['A', 'B'].map(async (batch, processor) => {
+					const body = JSON.stringify({ people: people(batch, PER_RUN) });
+					return await cluster.callWebhook(processor, VOLUME.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+				}),
+			);
+			expect(calls.map((call) => call.status)).toEqual([200, 200]);
+			const executions = await cluster.waitForExecutions(VOLUME.id, 2, 20 * 60_000);
+			const workers = await Promise.all(executions.map(async (execution) => ((await cluster.workerOf(execution.id)) ?? -2) + 1));
+			const wanted = [...people('A', PER_RUN), ...people('B', PER_RUN)].map((person) => person.reference);
+			const result = measure(api, { wanted, startedAt, executions, workers, limit: LIMIT, latencyMs: LATENCY_MS });
+			await fs.outputJson(`${ROOT}/.e2e/queue-volume.json`, result, { spaces: 2 });
+			await annotate(JSON.stringify(result));
+
+			expect(new Set(workers).size, 'the two runs ran on the two workers').toBe(2);
+			expect(result.failedRuns).toBe(0);
+			expect(result.duplicates).toBe(0);
+			expect(result.lost).toBe(0);
+			expect(result.created).toBe(wanted.length);
+		},
+	);
+});
+
+/** Sends one signed delivery (the same `webhook-id` and body every time it is repeated) to a webhook processor. */
+async function deliver(processor: number, id: string, event: object): Promise<string> {
+	const { body, headers } = signedDelivery(SECRET, id, event);
+	const response = await cluster.callWebhook(processor, `${DELIVERIES.webhookId}/webhook`, { method: 'POST', headers, body });
+	return `${response.status} ${await response.text()}`;
+}
+
+const event = (n: number) => ({ type: 'letter.updated', id: `ltr_queue${n}`, print_id: 'print_queue', status: 'returned' });
+
+/** The ids the runs so far reported, once no new report has come for a few seconds (workers take a moment). */
+async function settledReports(fake: FakeIntelliprint): Promise<string[]> {
+	let last = -1;
+	while (fake.notifications.length !== last) {
+		last = fake.notifications.length;
+		await sleep(4000);
+	}
+	return fake.notifications.map((notification) => String((notification as { id?: unknown }).id));
+}
+
+describe('queue mode: webhook deliveries across two webhook processors', () => {
+	const ROUNDS = 25;
+
+	it('a delivery retried to the other processor after our answer starts the workflow once; copies arriving together are counted', async ({
+		annotate,
+	}) => {
+		api.notifications.length = 0;
+		const answers: string[] = [];
+		for (let n = 1; n <= ROUNDS; n++) {
+			const first = await deliver(n % 2, `msg_seq_${n}`, event(n));
+			const retry = await deliver((n + 1) % 2, `msg_seq_${n}`, event(n));
+			answers.push(`${first} / ${retry}`);
+		}
+		const sequential = await settledReports(api);
+
+		for (let n = ROUNDS + 1; n <= 2 * ROUNDS; n++) {
+			await Promise.all([deliver(0, `msg_par_${n}`, event(n)), deliver(1, `msg_par_${n}`, event(n))]);
+		}
+		const concurrent = (await settledReports(api)).slice(sequential.length);
+		const report = {
+			afterAnswer: { events: ROUNDS, deliveries: 2 * ROUNDS, runs: sequential.length, startedTwice: sequential.length - new Set(sequential).size },
+			atTheSameMoment: {
+				events: ROUNDS,
+				deliveries: 2 * ROUNDS,
+				runs: concurrent.length,
+				startedTwice: concurrent.length - new Set(concurrent).size,
+			},
+		};
+		await fs.outputJson(`${ROOT}/.e2e/queue-deliveries.json`, report, { spaces: 2 });
+		await annotate(JSON.stringify(report));
+
+		const expected = '200 {"received":true} / 200 {"received":true,"ignored":"duplicate delivery"}';
+		expect(answers.filter((answer) => answer !== expected)).toEqual([]);
+		expect(sequential.sort()).toEqual(Array.from({ length: ROUNDS }, (_, i) => `ltr_queue${i + 1}`).sort());
+		// Every event sent to both at once ran at least once; how many ran twice is what is measured.
+		expect(new Set(concurrent).size).toBe(ROUNDS);
+	});
+});
+
+describe('queue mode: the polling trigger across a restart of main', () => {
+	it('keeps its state in the database and emits each returned letter once', { timeout: 10 * 60_000 }, async ({ annotate }) => {
+		const letters = pollApi.prints.seed(2, { testmode: true }).map((job) => job.letters[0].id);
+		const polls = () => pollApi.requests.filter((request) => request.method === 'GET').length;
+		const waitForPolls = async (count: number) => {
+			while (polls() < count) await sleep(1000);
+		};
+		const waitForReports = async (count: number) => {
+			while (pollApi.notifications.length < count) await sleep(1000);
+		};
+
+		// The first poll records what is there (nothing returned yet); the next one sees the change.
+		await waitForPolls(1);
+		pollApi.prints.setLetterStatus(letters[0], 'returned');
+		await waitForReports(1);
+		// Returned while main is down: the first poll after the restart must emit it, and only it.
+		await cluster.main.stop();
+		pollApi.prints.setLetterStatus(letters[1], 'returned');
+		await cluster.main.start();
+		await waitForReports(2);
+		// One more poll with nothing new, and time for any run it started to report.
+		await waitForPolls(polls() + 1);
+		const reports = await settledReports(pollApi);
+		await annotate(`polls: ${polls()}, reports: ${JSON.stringify(reports)}, saved state: ${JSON.stringify(await cluster.staticData(POLLING.id))}`);
+		expect(reports).toEqual(letters);
+	});
+});

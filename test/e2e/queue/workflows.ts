@@ -1,0 +1,138 @@
+/** The credentials the queue-mode workflows use, imported once into the cluster. */
+export const API_CREDENTIAL = { id: 'ipQueueCred00001', name: 'Intelliprint (queue fake)' };
+export const WEBHOOK_CREDENTIAL = { id: 'ipQueueHook00001', name: 'Intelliprint webhook (queue)' };
+
+export const VOLUME = { id: 'ipQueueVolume001', path: 'queue-volume' };
+export const DELIVERIES = { id: 'ipQueueHooks0001', webhookId: '0c9d1e2f-3a4b-4c5d-8e6f-7a8b9c0d1e2f' };
+export const POLLING = { id: 'ipQueuePolling01' };
+
+const base = (id: string, name: string) => ({ id, name, settings: { executionOrder: 'v1' }, active: false, pinData: {} });
+
+/** Posts each item's `id` to the fake API's file host (`/notify`), where the test counts what ran. */
+function notify(url: string) {
+	return {
+		parameters: { method: 'POST', url, sendBody: true, specifyBody: 'json', jsonBody: '={{ JSON.stringify({ id: $json.id }) }}', options: {} },
+		id: 'notify',
+		name: 'Notify',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [240, 0],
+	};
+}
+const toNotify = { Trigger: { main: [[{ node: 'Notify', type: 'main', index: 0 }]] } };
+
+/**
+ * A mail run as a team starts it from another system: a webhook (answered at once) with the people
+ * to write to, split into items, one test-mode letter per item, each job's reference the person's.
+ */
+export function volumeWorkflow() {
+	return {
+		...base(VOLUME.id, 'Queue: letters for the posted people'),
+		nodes: [
+			{
+				parameters: { httpMethod: 'POST', path: VOLUME.path, responseMode: 'onReceived', options: {} },
+				id: 'webhook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: '8e2b4c6d-0f1a-4b3c-9d5e-6f7a8b9c0d1e',
+			},
+			{
+				parameters: { fieldToSplitOut: 'body.people', options: {} },
+				id: 'split',
+				name: 'People',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [220, 0],
+			},
+			{
+				parameters: {
+					resource: 'printJob',
+					operation: 'create',
+					source: 'content',
+					content: '<p>Dear {{name}},</p><p>Your statement is enclosed.</p>',
+					recipientsFrom: 'eachItem',
+					recipientName: '={{ $json.name }}',
+					recipientAddress: '={{ $json.address }}',
+					recipientPostcode: '={{ $json.postcode }}',
+					recipientCountry: '',
+					variables: 'chosen',
+					variableFields: 'name',
+					testmode: true,
+					confirmed: false,
+					output: 'printJob',
+					simplify: true,
+					options: { reference: '={{ $json.reference }}' },
+				},
+				id: 'letter',
+				name: 'Letter',
+				type: 'n8n-nodes-intelliprint.intelliprint',
+				typeVersion: 1,
+				position: [440, 0],
+				credentials: { intelliprintApi: API_CREDENTIAL },
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'People', type: 'main', index: 0 }]] },
+			People: { main: [[{ node: 'Letter', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/** The people a volume call posts: references `<batch>-<n>`, unique across batches. */
+export function people(batch: string, count: number) {
+	return Array.from({ length: count }, (_, i) => ({
+		reference: `${batch}-${i + 1}`,
+		name: `${batch} Customer ${i + 1}`,
+		address: `${i + 1} High Street\nLeeds`,
+		postcode: 'LS1 4AP',
+	}));
+}
+
+/** The failure alert as users build it: the webhook trigger on any event, signatures checked. */
+export function deliveriesWorkflow(notifyUrl: string) {
+	return {
+		...base(DELIVERIES.id, 'Queue: mail events'),
+		nodes: [
+			{
+				parameters: { event: '*', letterStatuses: [], verifySignatures: true },
+				id: 'trigger',
+				name: 'Trigger',
+				type: 'n8n-nodes-intelliprint.intelliprintTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: DELIVERIES.webhookId,
+				credentials: { intelliprintWebhookApi: WEBHOOK_CREDENTIAL },
+			},
+			notify(notifyUrl),
+		],
+		connections: toNotify,
+	};
+}
+
+/** Returned test letters, asked for every minute (n8n refuses to poll more often). */
+export function pollingWorkflow(notifyUrl: string, credential: { id: string; name: string }) {
+	return {
+		...base(POLLING.id, 'Queue: returned letters'),
+		nodes: [
+			{
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					statuses: ['returned'],
+					testmode: true,
+					emitExisting: false,
+					simplify: true,
+				},
+				id: 'trigger',
+				name: 'Trigger',
+				type: 'n8n-nodes-intelliprint.intelliprintStatusTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				credentials: { intelliprintApi: credential },
+			},
+			notify(notifyUrl),
+		],
+		connections: toNotify,
+	};
+}
