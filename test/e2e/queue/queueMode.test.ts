@@ -45,7 +45,8 @@ beforeAll(async () => {
 	pollApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: LIMIT }).start(POLL_PORTS.api, '127.0.0.1', POLL_PORTS.files);
 	cluster = await QueueCluster.create();
 	await cluster.importCredentials([
-		{ ...API_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: api.url } },
+		// Give Up Waiting After at ten minutes, as README's Running at volume advises for several workers on one key.
+		{ ...API_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: api.url, maxWaitSeconds: 600 } },
 		{ ...WEBHOOK_CREDENTIAL, type: 'intelliprintWebhookApi', data: { signingSecret: SECRET } },
 		{ ...POLL_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: pollApi.url } },
 	]);
