@@ -35,11 +35,11 @@ export async function handleDelivery(context: IWebhookFunctions): Promise<IWebho
 /**
  * One delivery, along one path: signature (when on), then the body must be an event, then the
  * trigger's filter, then one execution per delivery id. Every outcome is a short JSON answer sent
- * here, before n8n starts anything: returning `noWebhookResponse` with `workflowData` makes n8n
- * (webhook-helpers executeWebhook in n8n 2.41) answer nothing itself and still start the run.
- * Returning `webhookResponse` with `workflowData` would not do: in the onReceived mode n8n then
- * answers with the webhook description's `responseData`, which defaults to the literal text
- * "firstEntryJson".
+ * by the node, an accepted delivery's a moment later (answerAfterSave): returning
+ * `noWebhookResponse` with `workflowData` makes n8n (webhook-helpers executeWebhook in n8n 2.41)
+ * answer nothing itself and still start the run. Returning `webhookResponse` with `workflowData`
+ * would not do: n8n then answers with the description's `responseData` (by default the literal
+ * text "firstEntryJson"), and in queue mode it loses the static data change before saving it.
  *
  * Nothing here throws for anything the sender controls: each step that reads sender input is a
  * plain function that reports what it found.
