@@ -27,6 +27,27 @@ describe('a slow API', () => {
 		expect(created()).toBe(before + 1);
 	});
 
+	it('as a busy API, takes a burst in one at a time and counts each only then', async () => {
+		fake.readEachMs = 100;
+		fake.rateLimit = { requests: 3, windowMs: 60_000 };
+		try {
+			const started = Date.now();
+			const answers = await Promise.all(
+				[1, 2, 3, 4].map(async (n) => {
+					const answer = await call(fake, 'POST', '/prints', { body: await printForm({ reference: `burst-${n}` }) });
+					return { status: answer.status, after: Date.now() - started };
+				}),
+			);
+			const byTime = answers.sort((a, b) => a.after - b.after);
+			expect(byTime.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+			expect(byTime[3].after).toBeGreaterThanOrEqual(400);
+			// Who was refused is recorded, though the API acted on none of it.
+			expect(fake.requests.find((request) => request.status === 429)?.body.reference).toMatch(/^burst-/);
+		} finally {
+			fake.rateLimit = false;
+		}
+	});
+
 	it("adds a fault's latency to matching requests only", async () => {
 		fake.faults.push({ method: 'GET', path: /^\/v1\/prints$/, latencyMs: 200 });
 		const started = Date.now();

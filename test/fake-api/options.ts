@@ -9,6 +9,11 @@ export interface FakeOptions {
 	filesOnApiHost?: boolean;
 	/** Wait this long before every API answer, after the work is done (a slow server, for benchmarks). */
 	latencyMs?: number;
+	/**
+	 * A busy API: it takes requests in one at a time, this long each, and counts a request against the
+	 * rate limit only then. A burst is counted over seconds (100 at 15 ms: 1.5 s), later requests later.
+	 */
+	readEachMs?: number;
 	/** Where the foreign "elsewhere" host listens (default: the API's host, on its own port). */
 	elsewhereHost?: string;
 	/**

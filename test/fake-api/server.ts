@@ -42,6 +42,9 @@ export class FakeIntelliprint {
 	rateLimited = 0;
 	/** Added to every API answer (see FakeOptions.latencyMs). */
 	latencyMs: number;
+	/** See FakeOptions.readEachMs. */
+	readEachMs: number;
+	private readerFreeAt = 0;
 	/** Every list answers its first page whatever `skip` says, with has_more while more exist. */
 	ignoreSkip = false;
 	/** Requests that reached the separate file host. */
@@ -70,6 +73,7 @@ export class FakeIntelliprint {
 		this.maxBodyBytes = options.maxBodyBytes ?? 100 * 1024 * 1024;
 		this.filesOnApiHost = options.filesOnApiHost ?? false;
 		this.latencyMs = options.latencyMs ?? 0;
+		this.readEachMs = options.readEachMs ?? 0;
 		const signed = (path: string) => `${this.fileUrl}${path}?expires=${Math.floor(Date.now() / 1000) + 3600}`;
 		this.backgrounds = new BackgroundStore((id) => signed(`/backgrounds/${id}.png`));
 		this.merges = new MergeStore((id) => signed(`/merges/${id}.pdf`));
@@ -125,6 +129,7 @@ export class FakeIntelliprint {
 	calm(): void {
 		this.faults.length = 0;
 		this.latencyMs = this.options.latencyMs ?? 0;
+		this.readEachMs = this.options.readEachMs ?? 0;
 		this.ignoreSkip = false;
 	}
 
@@ -189,6 +194,14 @@ export class FakeIntelliprint {
 		await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
 	}
 
+	/** A busy API's one-at-a-time intake (readEachMs). */
+	private async takeInTurn(): Promise<void> {
+		if (!(this.readEachMs > 0)) return;
+		const turn = Math.max(Date.now(), this.readerFreeAt) + this.readEachMs;
+		this.readerFreeAt = turn;
+		await this.pause(turn - Date.now());
+	}
+
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://fake');
 		const method = req.method ?? 'GET';
@@ -200,12 +213,15 @@ export class FakeIntelliprint {
 		let reply: Reply;
 		try {
 			const raw = await readRaw(req, this.maxBodyBytes);
+			await this.takeInTurn();
 			const key = apiKeyOf(req);
 			if (!key) throw new ApiFailure(401, 'authentication_error', 'no_api_key', 'No API key provided. Send it as a Bearer token in the Authorization header.');
 			if (key !== this.apiKey) throw new ApiFailure(401, 'authentication_error', 'invalid_api_key', 'Invalid API key provided.');
 			const limited = overLimit(this.sentAt, this.rateLimit, key);
 			if (limited) {
 				this.rateLimited++;
+				// Recorded to tell whose requests were refused (several n8n workers on one key).
+				record.body = summarise((await parseBody(raw, req.headers['content-type']).catch(() => ({}))) as Field) as Record<string, unknown>;
 				throw limited;
 			}
 			if (this.filesOnApiHost && url.pathname.startsWith('/files/')) {

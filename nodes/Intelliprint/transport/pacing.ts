@@ -29,8 +29,8 @@ const QUIET_SPELL = 1 / 6;
  * whole limit back within seconds instead of windows.
  */
 export class Pacer {
-	/** When the API last could have counted each request (Infinity while in flight), and whether it was a probe. */
-	private slots: Array<{ at: number; probe: boolean }> = [];
+	/** When each request was sent, when the API last could have counted it (Infinity while in flight), and whether it was a probe. */
+	private slots: Array<{ sentAt: number; at: number; probe: boolean }> = [];
 	private blockedUntil = 0;
 	/** The share set at the last 429 (Infinity: none yet, the whole limit), when that was, and the next probe's size. */
 	private baseShare = Number.POSITIVE_INFINITY;
@@ -55,9 +55,10 @@ export class Pacer {
 			const now = Date.now();
 			this.slots = this.slots.filter((slot) => slot.at > now - limit.windowMs);
 			let waitMs = this.blockedUntil - now;
-			if (waitMs <= 0 && this.slots.length < this.share(limit, now)) {
+			const probe = this.slots.length >= this.baseShare;
+			if (waitMs <= 0 && this.slots.length < this.share(limit, now) && (!probe || this.probeTells(limit, now))) {
 				// A request still in flight (a long upload, say) keeps its slot however long it takes.
-				const slot = { at: Number.POSITIVE_INFINITY, probe: this.slots.length >= this.baseShare };
+				const slot = { sentAt: now, at: Number.POSITIVE_INFINITY, probe };
 				this.slots.push(slot);
 				return (status) => {
 					// The API does nothing with a rate limited request: it used none of the budget.
@@ -75,6 +76,20 @@ export class Pacer {
 			}
 			await this.pause(waitMs);
 		}
+	}
+
+	/**
+	 * Whether a probe sent now can only be accepted if others left room. Slots are dated at the
+	 * answer, which is late: the API may already have let go of one of ours, and a probe accepted
+	 * into that room proves nothing. Processes that took such room for growth all grew at once
+	 * and drew a second wave of 429s (seen in queue mode with a busy API). A slot is sure to be
+	 * still counted while its sending is less than a window before the probe's arrival, and the
+	 * probe arrives within the longest answer time seen in the window.
+	 */
+	private probeTells(limit: RateLimit, now: number): boolean {
+		const answerTimes = this.slots.map((slot) => (Number.isFinite(slot.at) ? slot.at - slot.sentAt : now - slot.sentAt));
+		const arrivesBy = now + Math.max(0, ...answerTimes);
+		return this.slots.every((slot) => slot.sentAt > arrivesBy - limit.windowMs);
 	}
 
 	/** Waits, or less when a probe was accepted: the share just grew. */

@@ -19,7 +19,7 @@ beforeAll(async () => {
 	await cluster.importCredentials([{ ...API_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: fake.url } }]);
 	// Webhook (answers on receipt) → the posted people as items → a test-mode letter for each.
 	const file = `${cluster.dir}/workflows/queue-smoke.json`;
-	await fs.outputJson(file, volumeWorkflow());
+	await fs.outputJson(file, volumeWorkflow(VOLUME));
 	await cluster.importWorkflows([file]);
 	await cluster.publish(VOLUME.id);
 	await cluster.start();

@@ -10,6 +10,7 @@ import { QUEUE_PORTS, QueueCluster } from './cluster';
 import { measure } from './volume';
 import {
 	API_CREDENTIAL,
+	BUSY_VOLUME,
 	DELIVERIES,
 	deliveriesWorkflow,
 	people,
@@ -29,6 +30,8 @@ const SECRET = `whsec_${Buffer.from('queue-mode-webhook-signing-key!!').toString
 const LIMIT = { requests: 100, windowMs: Number(import.meta.env?.QUEUE_WINDOW_SECONDS || 60) * 1000 };
 const LATENCY_MS = 1000;
 const PER_RUN = 300;
+/** The busy API takes requests in one at a time, 15 ms each: two workers' first bursts are counted over 3 s. */
+const BUSY_READ_MS = 15;
 const POLL_CREDENTIAL = { id: 'ipQueuePollCred1', name: 'Intelliprint (polling fake)' };
 /** The polling trigger's own fake API, so its polls do not spend the volume runs' budget. */
 const POLL_PORTS = { api: 5948, files: 5949 };
@@ -47,11 +50,17 @@ beforeAll(async () => {
 	await cluster.importCredentials([
 		// Give Up Waiting After at ten minutes, as README's Running at volume advises for several workers on one key.
 		{ ...API_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: api.url, maxWaitSeconds: 600 } },
+		{
+			...BUSY_VOLUME.credential,
+			type: 'intelliprintApi',
+			data: { apiKey: API_KEY, baseUrl: api.url.replace('127.0.0.1', '127.1'), maxWaitSeconds: 600 },
+		},
 		{ ...WEBHOOK_CREDENTIAL, type: 'intelliprintWebhookApi', data: { signingSecret: SECRET } },
 		{ ...POLL_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: pollApi.url } },
 	]);
 	const workflows = [
-		volumeWorkflow(),
+		volumeWorkflow(VOLUME),
+		volumeWorkflow(BUSY_VOLUME),
 		deliveriesWorkflow(`http://127.0.0.1:${QUEUE_PORTS.fakeFiles}/notify`),
 		pollingWorkflow(`http://127.0.0.1:${POLL_PORTS.files}/notify`, POLL_CREDENTIAL),
 	];
@@ -68,24 +77,31 @@ afterAll(async () => {
 });
 
 describe('queue mode: one rate budget, two workers', () => {
-	it(
-		`two ${PER_RUN}-letter runs started together on two workers: every letter once, the budget shared`,
+	it.for([
+		['a quick API', VOLUME, 0, 'queue-volume.json'],
+		[`a busy API (it takes requests in one at a time, ${BUSY_READ_MS} ms each)`, BUSY_VOLUME, BUSY_READ_MS, 'queue-volume-busy.json'],
+	] as const)(
+		`two ${PER_RUN}-letter runs started together on two workers, %s: every letter once, the budget shared`,
 		{ timeout: 25 * 60_000 },
-		async ({ annotate }) => {
+		async ([, volume, readEachMs, resultFile], { annotate }) => {
+			// Each run posts the same references: only this run's letters count.
 			api.resetRecording();
+			api.prints.jobs.clear();
+			api.prints.created.length = 0;
+			api.readEachMs = readEachMs;
 			const startedAt = Date.now();
 			const calls = await Promise.all(
 				['A', 'B'].map(async (batch, processor) => {
 					const body = JSON.stringify({ people: people(batch, PER_RUN) });
-					return await cluster.callWebhook(processor, VOLUME.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+					return await cluster.callWebhook(processor, volume.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 				}),
 			);
 			expect(calls.map((call) => call.status)).toEqual([200, 200]);
-			const executions = await cluster.waitForExecutions(VOLUME.id, 2, 20 * 60_000);
+			const executions = await cluster.waitForExecutions(volume.id, 2, 20 * 60_000);
 			const workers = await Promise.all(executions.map(async (execution) => ((await cluster.workerOf(execution.id)) ?? -2) + 1));
 			const wanted = [...people('A', PER_RUN), ...people('B', PER_RUN)].map((person) => person.reference);
 			const result = measure(api, { wanted, startedAt, executions, workers, limit: LIMIT, latencyMs: LATENCY_MS });
-			await fs.outputJson(`${ROOT}/.e2e/queue-volume.json`, result, { spaces: 2 });
+			await fs.outputJson(`${ROOT}/.e2e/${resultFile}`, result, { spaces: 2 });
 			await annotate(JSON.stringify(result));
 
 			expect(new Set(workers).size, 'the two runs ran on the two workers').toBe(2);

@@ -26,13 +26,14 @@ export function measure(api: FakeIntelliprint, run: VolumeRun) {
 	// A full window's worth at once, then one more per window, plus one answer.
 	const minimumMs = (Math.ceil(requests / run.limit.requests) - 1) * run.limit.windowMs + run.latencyMs;
 	const creates = api.requests.filter((request) => request.method === 'POST' && request.path === '/v1/prints');
-	// Per window from the start: creates accepted from each run (by reference prefix), and refused.
+	// Per window from the start: creates accepted and refused, per run (by reference prefix).
 	const timeline: Array<Record<string, number>> = [];
 	for (const request of creates) {
 		const window = Math.floor(((request.at ?? run.startedAt) - run.startedAt) / run.limit.windowMs);
-		timeline[window] ??= { window: window + 1, A: 0, B: 0, refused: 0 };
-		if (request.status === 429) timeline[window].refused++;
-		else if (request.status < 300) timeline[window][String(request.body.reference ?? '?').slice(0, 1)]++;
+		timeline[window] ??= { window: window + 1, A: 0, B: 0, refusedA: 0, refusedB: 0 };
+		const prefix = String(request.body.reference ?? '?').slice(0, 1);
+		if (request.status === 429) timeline[window][`refused${prefix}`]++;
+		else if (request.status < 300) timeline[window][prefix]++;
 	}
 	return {
 		runs: run.executions.map((execution, i) => ({

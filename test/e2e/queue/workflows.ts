@@ -2,7 +2,17 @@
 export const API_CREDENTIAL = { id: 'ipQueueCred00001', name: 'Intelliprint (queue fake)' };
 export const WEBHOOK_CREDENTIAL = { id: 'ipQueueHook00001', name: 'Intelliprint webhook (queue)' };
 
-export const VOLUME = { id: 'ipQueueVolume001', path: 'queue-volume' };
+export const VOLUME = { id: 'ipQueueVolume001', path: 'queue-volume', webhookId: '8e2b4c6d-0f1a-4b3c-9d5e-6f7a8b9c0d1e', credential: API_CREDENTIAL };
+/**
+ * The same against a busy API, through a second credential: the same key at another spelling of the
+ * API's address (127.1), so each worker starts it with a pacer that has learned nothing yet.
+ */
+export const BUSY_VOLUME = {
+	id: 'ipQueueVolume002',
+	path: 'queue-volume-busy',
+	webhookId: '3f4a5b6c-7d8e-4f9a-8b1c-2d3e4f5a6b7c',
+	credential: { id: 'ipQueueCred00002', name: 'Intelliprint (queue fake, busy)' },
+};
 export const DELIVERIES = { id: 'ipQueueHooks0001', webhookId: '0c9d1e2f-3a4b-4c5d-8e6f-7a8b9c0d1e2f' };
 export const POLLING = { id: 'ipQueuePolling01' };
 
@@ -25,18 +35,18 @@ const toNotify = { Trigger: { main: [[{ node: 'Notify', type: 'main', index: 0 }
  * A mail run as a team starts it from another system: a webhook (answered at once) with the people
  * to write to, split into items, one test-mode letter per item, each job's reference the person's.
  */
-export function volumeWorkflow() {
+export function volumeWorkflow(volume: typeof VOLUME) {
 	return {
-		...base(VOLUME.id, 'Queue: letters for the posted people'),
+		...base(volume.id, `Queue: letters for the posted people (${volume.path})`),
 		nodes: [
 			{
-				parameters: { httpMethod: 'POST', path: VOLUME.path, responseMode: 'onReceived', options: {} },
+				parameters: { httpMethod: 'POST', path: volume.path, responseMode: 'onReceived', options: {} },
 				id: 'webhook',
 				name: 'Webhook',
 				type: 'n8n-nodes-base.webhook',
 				typeVersion: 2,
 				position: [0, 0],
-				webhookId: '8e2b4c6d-0f1a-4b3c-9d5e-6f7a8b9c0d1e',
+				webhookId: volume.webhookId,
 			},
 			{
 				parameters: { fieldToSplitOut: 'body.people', options: {} },
@@ -70,7 +80,7 @@ export function volumeWorkflow() {
 				type: 'n8n-nodes-intelliprint.intelliprint',
 				typeVersion: 1,
 				position: [440, 0],
-				credentials: { intelliprintApi: API_CREDENTIAL },
+				credentials: { intelliprintApi: volume.credential },
 			},
 		],
 		connections: {

@@ -33,8 +33,14 @@ describe('rate limit', () => {
 		expect(api.fake.rateLimited).toBe(0);
 	});
 
-	it('keeps inside the limit with many items in flight on a slow API, window after window', async () => {
+	// Slots are dated at the answer: dating them any earlier draws 429s from the busy API, which
+	// counts a burst over 400 ms and answers each request 300 ms after counting it.
+	it.each([
+		['a slow API', 0],
+		['a busy API that counts a burst over time', 40],
+	])('keeps inside the limit with many items in flight on %s, window after window', async (_api, readEachMs) => {
 		api.fake.latencyMs = 300;
+		api.fake.readEachMs = readEachMs;
 		const before = api.fake.prints.jobs.size;
 		const run = await createMany(45, { rateLimitRequests: 10, rateLimitWindowSeconds: 2 });
 		api.fake.calm();

@@ -1,0 +1,90 @@
+import { sleep } from 'n8n-workflow';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { Pacer, type RateLimit } from '../../../../nodes/Intelliprint/transport/pacing';
+
+/**
+ * Two n8n processes (two pacers) sharing one key against the API's sliding window, on simulated
+ * time: a 60 s window is too long to run for real in a unit test. The real thing is measured in
+ * test/e2e/queue; this runs the same pacing with the one feature a real API has that a quick
+ * fake lacks: it counts a request only when it has read it, and reads one at a time, so a burst
+ * of uploads is counted over seconds while the answers come later still.
+ */
+const limit: RateLimit = { requests: 100, windowMs: 60_000 };
+
+interface Refusal {
+	at: number;
+	process: string;
+}
+
+function slidingWindowApi(readMs: number, answerMs: number) {
+	const counted: number[] = [];
+	const refusals: Refusal[] = [];
+	let readerFreeAt = 0;
+	return {
+		refusals,
+		async call(process: string): Promise<{ status: number; retryAfterMs: number }> {
+			const countedAt = Math.max(Date.now(), readerFreeAt) + readMs;
+			readerFreeAt = countedAt;
+			await sleep(countedAt - Date.now());
+			while (counted.length > 0 && counted[0] <= countedAt - limit.windowMs) counted.shift();
+			let answer = { status: 200, retryAfterMs: 0 };
+			if (counted.length >= limit.requests) {
+				answer = { status: 429, retryAfterMs: Math.max(1, Math.ceil((counted[0] + limit.windowMs - countedAt) / 1000)) * 1000 };
+				refusals.push({ at: countedAt, process });
+			} else counted.push(countedAt);
+			await sleep(answerMs);
+			return answer;
+		},
+	};
+}
+
+/** One execution: `items` creates, 100 at a time (the node's default), each sent again after a 429 as the transport does. */
+async function execution(name: string, pacer: Pacer, api: ReturnType<typeof slidingWindowApi>, items: number): Promise<number> {
+	let next = 0;
+	const lane = async () => {
+		while (next < items) {
+			next++;
+			for (;;) {
+				const answered = await pacer.waitForSlot(limit);
+				const { status, retryAfterMs } = await api.call(name);
+				answered(status);
+				if (status !== 429) break;
+				pacer.refused(limit, Date.now() + retryAfterMs);
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: 100 }, lane));
+	return Date.now();
+}
+
+async function twoWorkers(readMs: number, items: [number, number]) {
+	const api = slidingWindowApi(readMs, 1000);
+	const start = Date.now();
+	const runs = Promise.all([execution('A', new Pacer(), api, items[0]), execution('B', new Pacer(), api, items[1])]);
+	await vi.runAllTimersAsync();
+	const ends = await runs;
+	const perWindow = [0, 0, 0, 0, 0, 0, 0];
+	for (const refusal of api.refusals) perWindow[Math.floor((refusal.at - start) / limit.windowMs)]++;
+	const least = (Math.ceil((items[0] + items[1]) / limit.requests) - 1) * limit.windowMs + 1000;
+	return { perWindow, timesLeast: (Math.max(...ends) - start) / least };
+}
+
+describe('pacing: two processes on one key (simulated time)', () => {
+	beforeEach(() => vi.useFakeTimers({ now: 1_000_000, loopLimit: 10_000_000 }));
+	afterEach(() => vi.useRealTimers());
+
+	it.each([
+		['an API that counts at once', 0, [300, 300]],
+		['an API that reads a burst over three seconds', 15, [300, 300]],
+		['an API that reads a burst over three seconds, unequal runs', 15, [300, 100]],
+	] as const)('settles on shares after the first window: %s', async (_name, readMs, items) => {
+		const { perWindow, timesLeast } = await twoWorkers(readMs, [...items]);
+		// Both start a whole window's worth knowing nothing of each other: a first wave of up to 100.
+		expect(perWindow[0]).toBeLessThanOrEqual(100);
+		// After it, only probes are refused. A second wave (both releasing shares grown on room that
+		// was their own slots, counted out by the API before their answers came) would be ~100.
+		for (const refused of perWindow.slice(1)) expect(refused).toBeLessThan(limit.requests / 3);
+		expect(timesLeast).toBeLessThan(1.1);
+	});
+});
