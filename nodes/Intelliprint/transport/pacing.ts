@@ -87,7 +87,7 @@ export class Pacer {
 	 * probe arrives within the longest answer time seen in the window.
 	 */
 	private probeTells(limit: RateLimit, now: number): boolean {
-		const answerTimes = this.slots.map((slot) => (Number.isFinite(slot.at) ? slot.at - slot.sentAt : now - slot.sentAt));
+		const answerTimes = this.slots.map((slot) => Math.min(slot.at, now) - slot.sentAt);
 		const arrivesBy = now + Math.max(0, ...answerTimes);
 		return this.slots.every((slot) => slot.sentAt > arrivesBy - limit.windowMs);
 	}

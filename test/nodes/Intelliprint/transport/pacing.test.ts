@@ -2,6 +2,8 @@ import { sleep } from 'n8n-workflow';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { Pacer, type RateLimit } from '../../../../nodes/Intelliprint/transport/pacing';
+import { retryAfterMs } from '../../../../nodes/Intelliprint/transport/waits';
+import { overLimit } from '../../../fake-api/http';
 
 /**
  * Two n8n processes (two pacers) sharing one key against the API's sliding window, on simulated
@@ -17,8 +19,9 @@ interface Refusal {
 	process: string;
 }
 
+/** The fake API's own sliding window (overLimit), reached after a one-at-a-time intake of `readMs` per request. */
 function slidingWindowApi(readMs: number, answerMs: number) {
-	const counted: number[] = [];
+	const counted = new Map<string, number[]>();
 	const refusals: Refusal[] = [];
 	let readerFreeAt = 0;
 	return {
@@ -27,14 +30,10 @@ function slidingWindowApi(readMs: number, answerMs: number) {
 			const countedAt = Math.max(Date.now(), readerFreeAt) + readMs;
 			readerFreeAt = countedAt;
 			await sleep(countedAt - Date.now());
-			while (counted.length > 0 && counted[0] <= countedAt - limit.windowMs) counted.shift();
-			let answer = { status: 200, retryAfterMs: 0 };
-			if (counted.length >= limit.requests) {
-				answer = { status: 429, retryAfterMs: Math.max(1, Math.ceil((counted[0] + limit.windowMs - countedAt) / 1000)) * 1000 };
-				refusals.push({ at: countedAt, process });
-			} else counted.push(countedAt);
+			const refused = overLimit(counted, limit, 'the key');
+			if (refused) refusals.push({ at: countedAt, process });
 			await sleep(answerMs);
-			return answer;
+			return { status: refused?.status ?? 200, retryAfterMs: retryAfterMs(refused?.headers['retry-after']) ?? 0 };
 		},
 	};
 }
