@@ -100,6 +100,25 @@ const minimumSeconds = (items, latencyMs) => (Math.ceil(items / LIMIT.requests) 
 /** The same with the last wave taking as long as the sandbox really needs for it (measured, see serverSeconds). */
 const serverMinimum = (items, latencyMs) => (Math.ceil(items / LIMIT.requests) - 1) * (LIMIT.windowMs / 1000) + (lastWave.get(latencyMs) ?? latencyMs / 1000);
 
+/**
+ * BENCH_TIMELINE=1: each run's creates as the sandbox saw them (reference, arrival, counted by the rate
+ * limit, answered, in ms from the first arrival `start`; status) in .bench/timeline-<workflow id>.json, to see
+ * where a run spends its time.
+ */
+async function writeTimeline(workflowId, requests) {
+	const creates = requests.filter((request) => request.method === 'POST' && request.path.endsWith('/prints'));
+	const start = Math.min(...creates.map((request) => request.at));
+	const since = (time) => (time === undefined ? null : time - start);
+	const timeline = creates.map((request) => ({
+		reference: request.body.reference,
+		at: since(request.at),
+		counted: since(request.countedAt),
+		answered: since(request.answeredAt),
+		status: request.status,
+	}));
+	await fs.outputJson(new URL(`../.bench/timeline-${workflowId}.json`, import.meta.url).pathname, { start, timeline });
+}
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs + 500));
 const coverLetter = Buffer.from(await (await fetch(`${SANDBOX.filesUrl}/demo/cover-letter.pdf`)).arrayBuffer());
 /** Per latency: the sandbox's own time for one window's worth of creates at once (measured once). */
@@ -118,6 +137,7 @@ for (const { label, latency, wf } of runs) {
 	say(`running: ${label}, latency ${latency} ms...`);
 	const items = JSON.parse(wf.nodes[1].parameters.jsonOutput).n.length;
 	const measured = await measuredRun(n8n, wf.id);
+	if (process.env.BENCH_TIMELINE) await writeTimeline(wf.id, sandbox.requests);
 	const created = [...sandbox.prints.jobs.values()];
 	const perReference = new Map();
 	for (const job of created) perReference.set(job.reference, (perReference.get(job.reference) ?? 0) + 1);

@@ -39,4 +39,8 @@ export interface RecordedRequest {
 	status: number;
 	/** When the request arrived (ms since the epoch). */
 	at?: number;
+	/** When the rate limit counted it (after its body was read, and its turn for a busy API). */
+	countedAt?: number;
+	/** When the answer was written. */
+	answeredAt?: number;
 }

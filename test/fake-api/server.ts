@@ -217,6 +217,7 @@ export class FakeIntelliprint {
 			const key = apiKeyOf(req);
 			if (!key) throw new ApiFailure(401, 'authentication_error', 'no_api_key', 'No API key provided. Send it as a Bearer token in the Authorization header.');
 			if (key !== this.apiKey) throw new ApiFailure(401, 'authentication_error', 'invalid_api_key', 'Invalid API key provided.');
+			record.countedAt = Date.now();
 			const limited = overLimit(this.sentAt, this.rateLimit, key);
 			if (limited) {
 				this.rateLimited++;
@@ -240,6 +241,7 @@ export class FakeIntelliprint {
 		}
 		await this.pause(this.latencyMs);
 		record.status = reply.status;
+		record.answeredAt = Date.now();
 		write(res, reply);
 	}
 

@@ -9,16 +9,36 @@ export interface RateLimit {
 const SMALLEST_SHARE = 1 / 8;
 /** How long after a 429 (as a part of the window) a pacer starts probing for room again. */
 const QUIET_SPELL = 1 / 6;
+/**
+ * The part of the window's quickest exchange that is not the API's work after counting: building
+ * and sending the request in this process, the network there and back.
+ */
+const ALLOWANCE_MS = 100;
+
+interface Slot {
+	sentAt: number;
+	/** When the API had counted the request at the latest, as far as the pacer dares to say (Infinity while in flight). */
+	at: number;
+	/** When it was answered: surely counted by then (Infinity while in flight). */
+	answeredAt: number;
+	probe: boolean;
+}
 
 /**
  * Keeps one credential inside the API's rate limit (100 requests a minute by default) in this n8n
  * process, so that a run over many items waits its turn instead of collecting 429s.
  *
- * A sliding log of this process's requests, each dated at its answer. The API counts a request
- * when it arrives, which is after it was sent and before it is answered; how long after sending is
- * unknown (the upload, and any queue in front of the API, take their time: dating slots at sending
- * plus a margin was tried and drew 429s from a busy server). The answer is the earliest moment
- * known to be late enough.
+ * A sliding log of this process's requests. The API counts a request when it arrives: after it was
+ * sent, before it is answered, and the pacer cannot see when. The answer is a moment surely late
+ * enough, but dating slots there costs one API latency per window (a second a window for creates
+ * answered in a second: 10% of a 10 s window). So a slot is dated at its answer less the part of
+ * every answer time of the window that came after counting: the quickest exchange of the window
+ * (its way there, the API's work, the way back) less ALLOWANCE_MS for the ways there and back.
+ * That holds while the API's work after counting is much the same for every request and none
+ * reaches it more than ALLOWANCE_MS quicker than the quickest did. A cold process's first window
+ * may break it (its requests are slow to leave while it builds them all at once): a 429 then is
+ * waited out and the request sent again like any other (the API did nothing with it), and the
+ * quicker exchanges of the next window set the estimate right.
  *
  * Other processes may spend the same budget (n8n workers in queue mode, another app using the
  * key), and nothing here can see them. A 429 is the API saying so: the pacer then allows itself
@@ -29,8 +49,8 @@ const QUIET_SPELL = 1 / 6;
  * whole limit back within seconds instead of windows.
  */
 export class Pacer {
-	/** When each request was sent, when the API last could have counted it (Infinity while in flight), and whether it was a probe. */
-	private slots: Array<{ sentAt: number; at: number; probe: boolean }> = [];
+	/** This process's requests until their answers are a window old. */
+	private slots: Slot[] = [];
 	private blockedUntil = 0;
 	/** The share set at the last 429 (Infinity: none yet, the whole limit), when that was, and the next probe's size. */
 	private baseShare = Number.POSITIVE_INFINITY;
@@ -53,22 +73,19 @@ export class Pacer {
 	async waitForSlot(limit: RateLimit): Promise<(status?: number) => void> {
 		for (;;) {
 			const now = Date.now();
-			this.slots = this.slots.filter((slot) => slot.at > now - limit.windowMs);
+			this.slots = this.slots.filter((slot) => slot.answeredAt > now - limit.windowMs);
+			const live = this.slots.filter((slot) => slot.at > now - limit.windowMs);
 			let waitMs = this.blockedUntil - now;
-			const probe = this.slots.length >= this.baseShare;
-			if (waitMs <= 0 && this.slots.length < this.share(limit, now) && (!probe || this.probeTells(limit, now))) {
+			const share = this.share(limit, now);
+			const probe = live.length >= this.baseShare;
+			if (waitMs <= 0 && live.length < share && (!probe || this.probeTells(limit, live, now))) {
 				// A request still in flight (a long upload, say) keeps its slot however long it takes.
-				const slot = { sentAt: now, at: Number.POSITIVE_INFINITY, probe };
+				const slot: Slot = { sentAt: now, at: Infinity, answeredAt: Infinity, probe };
 				this.slots.push(slot);
-				return (status) => {
-					// The API does nothing with a rate limited request: it used none of the budget.
-					if (status === 429) this.slots = this.slots.filter((booked) => booked !== slot);
-					else slot.at = Date.now();
-					if (slot.probe && status !== undefined && status !== 429) this.probeAccepted(limit);
-				};
+				return (status) => this.answered(limit, slot, status);
 			}
 			if (waitMs <= 0) {
-				const oldest = Math.min(...this.slots.map((slot) => slot.at));
+				const oldest = Math.min(...live.map((slot) => slot.at));
 				// All slots in flight: look again shortly, when one of them has been answered.
 				waitMs = Number.isFinite(oldest) ? Math.max(oldest + limit.windowMs - now + 1, 1) : 50;
 				const probingFrom = this.refusedAt + limit.windowMs * QUIET_SPELL;
@@ -78,18 +95,38 @@ export class Pacer {
 		}
 	}
 
+	private answered(limit: RateLimit, slot: Slot, status: number | undefined): void {
+		if (status === 429) {
+			// The API does nothing with a rate limited request: it used none of the budget.
+			this.slots = this.slots.filter((booked) => booked !== slot);
+			return;
+		}
+		const now = Date.now();
+		slot.answeredAt = now;
+		// A request that failed on the wire may have been counted at any time until now.
+		slot.at = status === undefined ? now : now - this.surelyAfterCounting(now);
+		if (slot.probe && status !== undefined) this.probeAccepted(limit);
+	}
+
+	/** How much of every answer time of the window came after the API counted the request, at the least. */
+	private surelyAfterCounting(now: number): number {
+		const answerTimes = this.slots.filter((slot) => slot.answeredAt <= now).map((slot) => slot.answeredAt - slot.sentAt);
+		return Math.max(0, Math.min(...answerTimes) - ALLOWANCE_MS);
+	}
+
 	/**
-	 * Whether a probe sent now can only be accepted if others left room. Slots are dated at the
-	 * answer, which is late: the API may already have let go of one of ours, and a probe accepted
-	 * into that room proves nothing. Processes that took such room for growth all grew at once
-	 * and drew a second wave of 429s (seen in queue mode with a busy API). A slot is sure to be
-	 * still counted while its sending is less than a window before the probe's arrival, and the
-	 * probe arrives within the longest answer time seen in the window.
+	 * Whether a probe sent now can only be accepted if others left room. A slot the pacer still
+	 * counts may already be let go of by the API, and a probe accepted into that room proves
+	 * nothing. Processes that took such room for growth all grew at once and drew a second wave of
+	 * 429s (seen in queue mode with a busy API). A slot is sure to be still counted while its
+	 * sending is less than a window before the probe's arrival, and the probe arrives within the
+	 * longest answer time seen in the window. (Slots the pacer no longer counts can only make the
+	 * API refuse the probe, never accept it.)
 	 */
-	private probeTells(limit: RateLimit, now: number): boolean {
-		const answerTimes = this.slots.map((slot) => Math.min(slot.at, now) - slot.sentAt);
+	private probeTells(limit: RateLimit, live: Slot[], now: number): boolean {
+		const answerTimes = this.slots.map((slot) => Math.min(slot.answeredAt, now) - slot.sentAt);
 		const arrivesBy = now + Math.max(0, ...answerTimes);
-		return this.slots.every((slot) => slot.sentAt > arrivesBy - limit.windowMs);
+		return live.every((slot) => slot.sentAt > arrivesBy - limit.windowMs);
 	}
 
 	/** Waits, or less when a probe was accepted: the share just grew. */
@@ -107,7 +144,7 @@ export class Pacer {
 	 */
 	refused(limit: RateLimit, until: number, now = Date.now()): void {
 		this.blockedUntil = Math.max(this.blockedUntil, until);
-		const live = this.slots.filter((slot) => slot.at > now - limit.windowMs).length;
+		const live = this.slots.filter((slot) => slot.answeredAt > now - limit.windowMs).length;
 		const smallest = Math.max(1, Math.floor(limit.requests * SMALLEST_SHARE));
 		this.baseShare = Math.max(smallest, Math.min(this.share(limit, now), live));
 		this.refusedAt = now;

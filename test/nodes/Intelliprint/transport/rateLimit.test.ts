@@ -33,8 +33,9 @@ describe('rate limit', () => {
 		expect(api.fake.rateLimited).toBe(0);
 	});
 
-	// Slots are dated at the answer: dating them any earlier draws 429s from the busy API, which
-	// counts a burst over 400 ms and answers each request 300 ms after counting it.
+	// Slots are dated before their answers, by the API's work after counting as the window's
+	// quickest exchange shows it. Both APIs answer 300 ms after counting; the busy one counts a
+	// burst over 400 ms, so the time before counting differs from request to request.
 	it.each([
 		['a slow API', 0],
 		['a busy API that counts a burst over time', 40],
