@@ -1,4 +1,4 @@
-import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { LETTER_STATUSES } from '../Intelliprint/helpers/letterStatuses';
@@ -17,6 +17,13 @@ const EVENTS = [
 	{ name: 'Mail Failed', value: 'mail.failed', description: 'A mail item failed to process or deliver' },
 ];
 /** What the canvas shows under the trigger: the event's name, not its wire value. */
+/**
+ * What an accepted delivery is answered with. As bytes: n8n writes a Buffer body straight to the
+ * response (an object body it would hand to its request handler, and end the response empty a tick
+ * later, before that handler has written it).
+ */
+const ACCEPTED = { body: Buffer.from('{"received":true}'), headers: { 'content-type': 'application/json; charset=utf-8' }, statusCode: 200 };
+
 const EVENT_TITLES = Object.fromEntries(EVENTS.map((event) => [event.value, event.name]));
 
 export class IntelliprintTrigger implements INodeType {
@@ -39,7 +46,8 @@ export class IntelliprintTrigger implements INodeType {
 				displayOptions: { show: { verifySignatures: [true] } },
 			},
 		],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		// The run answers the delivery (execute() below), not n8n on receipt: see ACCEPTED.
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'responseNode', path: 'webhook' }],
 		properties: [
 			{
 				displayName:
@@ -110,5 +118,23 @@ export class IntelliprintTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await handleDelivery(this);
+	}
+
+	/**
+	 * The first step of a run that a delivery started: it answers the delivery, and so a 2xx is
+	 * sent only from inside a run n8n has created and started. What this relies on, read in n8n's
+	 * source (packages/cli webhook-helpers executeWebhook, 2.41 and 1.123):
+	 * - With responseMode "responseNode", n8n answers a webhook only when the run hands it a
+	 *   response (sendResponse, the way Respond to Webhook does, also from a queue-mode worker), and
+	 *   answers 500 when it cannot create or start the run, so the sender retries.
+	 * - n8n runs a webhook node's execute() on the webhook's items when the run starts (n8n-core
+	 *   WorkflowExecute.runNode), and passes them through when there is none.
+	 * - "onReceived" does not do: n8n 1.x answers it before it creates the run (2.x after), so a
+	 *   2xx could go out for a run a locked database then refused.
+	 * n8n saves the static data (the delivery record) right after it sends this answer.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		await this.sendResponse(ACCEPTED);
+		return [this.getInputData()];
 	}
 }

@@ -2,78 +2,151 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Remembers delivered event ids so that a delivery the sender retries (same `webhook-id`, e.g.
+ * Remembers accepted delivery ids so that a delivery the sender repeats (same `webhook-id`, e.g.
  * because our 2xx got lost) starts the workflow only once, for as long as Svix keeps retrying.
  */
 export const WINDOW_SECONDS = 24 * 60 * 60;
 
 /**
  * The saved record lives in the node's workflow static data, which n8n writes back whole (one
- * UPDATE of the workflow row) after every request that changed it. At about 30 bytes an entry this
- * keeps that write under 100 kB; past it the oldest ids go first.
+ * UPDATE of the workflow row) after every request that changed it, and reads with the workflow for
+ * every request. At 12 characters an id, a full record is about 120 kB.
  */
-export const MAX_SAVED = 3000;
+export const MAX_SAVED = 10_000;
 
-/** In-process entries for every trigger in this n8n process together. */
-const MAX_IN_PROCESS = 20_000;
+const HOUR_SECONDS = 60 * 60;
+const WINDOW_HOURS = WINDOW_SECONDS / HOUR_SECONDS;
 
 /**
- * The saved record is read from the database at the start of each request and written after the
- * answer, so two deliveries handled at the same moment do not see each other: the same id twice
- * would run twice, and of two different ids one may be lost from the record. This process's own
- * memory closes both windows for requests it handles itself (a single n8n, or one webhook process);
- * across processes and restarts the saved record is what counts.
+ * 72 bits of SHA-256 in base64url: among 10,000 ids the chance of two sharing a digest is about
+ * 1 in 10^14. Ids are sender-chosen strings of any length; a digest keeps the record small and plain.
  */
-const inProcess = new Map<string, number>();
+const DIGEST_LENGTH = 12;
+const DIGESTS = /^(?:[A-Za-z0-9_-]{12})+$/;
+/** The record before 0.2: `{ <16-character digest>: <expiry, UNIX seconds> }`. */
+const OLD_DIGEST = /^[A-Za-z0-9_-]{16}$/;
 
-/** Ids are sender-chosen strings of any length; a short digest keeps the record small and its keys plain. */
-function digest(id: string): string {
-	return createHash('sha256').update(id).digest('base64url').slice(0, 16);
+export function digest(id: string): string {
+	return createHash('sha256').update(id).digest('base64url').slice(0, DIGEST_LENGTH);
 }
 
-const DIGEST = /^[A-Za-z0-9_-]{16}$/;
-
-export interface DeliveryScope {
-	/** Names the trigger (mode, workflow and node): test runs and each trigger have their own ids. */
-	trigger: string;
-	/** The node's static data, or undefined where n8n does not save it (test runs). */
-	saved?: IDataObject;
-}
+export const hourOf = (nowSeconds: number) => Math.floor(nowSeconds / HOUR_SECONDS);
 
 /**
- * True the first time an id arrives within the window, and records it; false for a repeat.
- * The saved record is `{ deliveries: { <digest>: <expiry, UNIX seconds> } }`.
+ * One trigger's record in this process: every id it knows was accepted, whether this process
+ * accepted it or read it from the saved record, grouped by the hour it was accepted in. Each save
+ * carries all of it, so a save made at the same moment as another request's (n8n writes static
+ * data without a lock, the last writer wins) drops nothing this process knows.
+ *
+ * Saved as `{ "<hour since 1970>": "<digest><digest>…" }`: one string an hour keeps the static
+ * data quick for n8n to read and write on every request.
  */
-export function firstDelivery(scope: DeliveryScope, id: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
-	const key = digest(id);
-	const memoryKey = `${scope.trigger}:${key}`;
-	const record = scope.saved ? liveEntries(scope.saved.deliveries, nowSeconds) : [];
-	const remembered = inProcess.get(memoryKey);
-	if ((remembered !== undefined && remembered > nowSeconds) || record.some(([saved]) => saved === key)) return false;
+export class DeliveryRecord {
+	private readonly hours = new Map<number, Set<string>>();
+	private readonly hourOfDigest = new Map<string, number>();
+	/** What was last read from or written to the saved record, an hour at a time, so it is parsed once. */
+	private readonly seen = new Map<string, string>();
+	/** The turn of the request now between its duplicate check and its answer (see takeTurn). */
+	private turn: Promise<void> = Promise.resolve();
+	private holders = 0;
 
-	const expiry = nowSeconds + WINDOW_SECONDS;
-	inProcess.delete(memoryKey);
-	inProcess.set(memoryKey, expiry);
-	// Every entry has the same window, so insertion order is expiry order: the oldest go first.
-	for (const [oldKey, oldExpiry] of inProcess) {
-		if (inProcess.size <= MAX_IN_PROCESS && oldExpiry > nowSeconds) break;
-		inProcess.delete(oldKey);
+	has(key: string): boolean {
+		return this.hourOfDigest.has(key);
 	}
 
-	if (scope.saved) {
-		record.push([key, expiry]);
-		record.sort((a, b) => a[1] - b[1]);
-		// A fresh object each time: assigning it is what marks the static data as changed for n8n.
-		scope.saved.deliveries = Object.fromEntries(record.slice(-MAX_SAVED));
+	get size(): number {
+		return this.hourOfDigest.size;
 	}
-	return true;
+
+	add(key: string, hour: number): void {
+		if (this.hourOfDigest.has(key)) return;
+		let ids = this.hours.get(hour);
+		if (!ids) this.hours.set(hour, (ids = new Set()));
+		ids.add(key);
+		this.hourOfDigest.set(key, hour);
+	}
+
+	/** Takes in everything the saved record holds (another process's ids, or this one's from before a restart). */
+	absorb(saved: unknown, nowHour: number): void {
+		if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return;
+		for (const [name, value] of Object.entries(saved as Record<string, unknown>)) {
+			if (typeof value === 'string') {
+				if (this.seen.get(name) === value || !/^\d{1,9}$/.test(name) || !DIGESTS.test(value)) continue;
+				const hour = Number(name);
+				if (!fresh(hour, nowHour)) continue;
+				for (let at = 0; at < value.length; at += DIGEST_LENGTH) this.add(value.slice(at, at + DIGEST_LENGTH), hour);
+				this.seen.set(name, value);
+			} else if (typeof value === 'number' && OLD_DIGEST.test(name)) {
+				const hour = hourOf(value - WINDOW_SECONDS);
+				if (fresh(hour, nowHour)) this.add(name.slice(0, DIGEST_LENGTH), hour);
+			}
+		}
+	}
+
+	/** Drops ids older than the window, then the oldest past MAX_SAVED. */
+	prune(nowHour: number): void {
+		const byAge = [...this.hours.keys()].sort((a, b) => a - b);
+		for (const hour of byAge) {
+			const ids = this.hours.get(hour)!;
+			const excess = this.hourOfDigest.size - MAX_SAVED;
+			if (fresh(hour, nowHour) && excess <= 0) break;
+			const drop = fresh(hour, nowHour) ? [...ids].slice(0, excess) : [...ids];
+			for (const key of drop) {
+				ids.delete(key);
+				this.hourOfDigest.delete(key);
+			}
+			if (ids.size === 0) this.hours.delete(hour);
+		}
+	}
+
+	/** The saved form of everything known, plus one id not (yet) known to be accepted. */
+	toSaved(pending?: { key: string; hour: number }): IDataObject {
+		const saved: IDataObject = {};
+		const pendingHour = pending && !this.has(pending.key) ? pending.hour : undefined;
+		const hours = new Set(this.hours.keys());
+		if (pendingHour !== undefined) hours.add(pendingHour);
+		for (const hour of [...hours].sort((a, b) => a - b)) {
+			const known = [...(this.hours.get(hour) ?? [])].join('');
+			saved[String(hour)] = hour === pendingHour ? known + pending!.key : known;
+		}
+		for (const [name, value] of Object.entries(saved)) this.seen.set(name, value as string);
+		return saved;
+	}
+
+	/**
+	 * Waits until the request before this one has been answered (or `limitMs` has passed), and
+	 * hands back what ends this request's turn. One request at a time per trigger goes from its
+	 * duplicate check to its answer, so each save includes every id accepted before it (nothing is
+	 * left for a later request to bring in), and two copies of one delivery arriving together are
+	 * told apart here: the second sees the first's outcome. n8n's own pace sets the pace.
+	 */
+	async takeTurn(wait: (ms: number) => Promise<void>, limitMs: number): Promise<() => void> {
+		const before = this.turn;
+		let end!: () => void;
+		const mine = new Promise<void>((resolve) => (end = resolve));
+		// Each request waits for the one before it only: one that outlived the limit holds up no other.
+		this.turn = mine;
+		if (this.holders++ > 0) await Promise.race([before, wait(limitMs)]);
+		let ended = false;
+		return () => {
+			if (ended) return;
+			ended = true;
+			this.holders--;
+			end();
+		};
+	}
 }
 
-/** The unexpired entries of a saved record; anything malformed in it (hand-edited, older versions) is dropped. */
-function liveEntries(saved: unknown, nowSeconds: number): Array<[string, number]> {
-	if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return [];
-	return Object.entries(saved as Record<string, unknown>).filter(
-		(entry): entry is [string, number] =>
-			DIGEST.test(entry[0]) && typeof entry[1] === 'number' && entry[1] > nowSeconds && entry[1] <= nowSeconds + WINDOW_SECONDS,
-	);
+function fresh(hour: number, nowHour: number): boolean {
+	// The current hour and the 24 before it: every id accepted in the last 24 hours is kept.
+	return hour >= nowHour - WINDOW_HOURS && hour <= nowHour + 1;
+}
+
+/** Every trigger's record in this n8n process, by trigger (mode, workflow and node). */
+const records = new Map<string, DeliveryRecord>();
+
+export function recordOf(trigger: string): DeliveryRecord {
+	let record = records.get(trigger);
+	if (!record) records.set(trigger, (record = new DeliveryRecord()));
+	return record;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { firstDelivery, type DeliveryScope } from './deliveries';
+import { digest, hourOf, recordOf } from './deliveries';
 import { ignoredBecause, readEvent } from './event';
 import { signingKey, verifySignature, type Headers } from './signature';
 
@@ -34,12 +34,10 @@ export async function handleDelivery(context: IWebhookFunctions): Promise<IWebho
 
 /**
  * One delivery, along one path: signature (when on), then the body must be an event, then the
- * trigger's filter, then one execution per delivery id. Every outcome is a short JSON answer sent
- * by the node, an accepted delivery's a moment later (answerAfterSave): returning
- * `noWebhookResponse` with `workflowData` makes n8n (webhook-helpers executeWebhook in n8n 2.41)
- * answer nothing itself and still start the run. Returning `webhookResponse` with `workflowData`
- * would not do: n8n then answers with the description's `responseData` (by default the literal
- * text "firstEntryJson"), and in queue mode it loses the static data change before saving it.
+ * trigger's filter, then one run per delivery id. Refusals, ignored events and duplicates are
+ * answered here. An accepted delivery is answered by the run itself (see the trigger's execute()),
+ * so a 2xx always means n8n has created and started the run; when n8n cannot (a locked or lost
+ * database, shutting down), it answers 500 itself and the sender retries.
  *
  * Nothing here throws for anything the sender controls: each step that reads sender input is a
  * plain function that reports what it found.
@@ -85,30 +83,63 @@ async function receive(context: IWebhookFunctions): Promise<IWebhookResponseData
 	});
 	if (ignored) return answer(context, 200, { received: true, ignored });
 
-	if (deliveryId !== undefined && !isFirstDelivery(context, deliveryId)) {
-		return answer(context, 200, { received: true, ignored: 'duplicate delivery' });
-	}
 	// Built by hand: helpers.returnJsonArray would take an event with a `json` or `binary` key for an item.
-	void answerAfterSave(context);
-	return { noWebhookResponse: true, workflowData: [[{ json: event }]] };
+	const run: IWebhookResponseData = { workflowData: [[{ json: event }]] };
+	return deliveryId === undefined ? run : await startOnce(context, deliveryId, run);
 }
 
 /**
- * How long an accepted delivery's answer waits. n8n starts saving the static data, and so this
- * delivery's id, as soon as webhook() returns, and says nothing when it is done; an answer sent
- * before the save could bring Intelliprint's retry (after a lost answer) to another webhook
- * processor before the id is there. A local database saves in a few milliseconds.
+ * How long a delivery waits for the one before it to be answered. n8n answers or fails a run it
+ * is creating well within this; past it (n8n stuck) the delivery goes ahead rather than wait on.
  */
-const SAVE_GRACE_MS = 30;
+const TURN_LIMIT_MS = 60_000;
 
-async function answerAfterSave(context: IWebhookFunctions): Promise<void> {
-	await sleep(SAVE_GRACE_MS);
+/**
+ * Starts `run` unless the delivery id was accepted before. The id counts as accepted only once
+ * the run's 2xx has gone out: a delivery whose run n8n could not create, or whose sender hung up
+ * before the answer, is not remembered, so its retry runs (never lost wins over once).
+ */
+async function startOnce(context: IWebhookFunctions, id: string, run: IWebhookResponseData): Promise<IWebhookResponseData> {
+	const scope = deliveryScope(context);
+	const record = recordOf(scope.trigger);
+	const endTurn = await record.takeTurn(sleep, TURN_LIMIT_MS);
+	let handedOver = false;
 	try {
-		answer(context, 200, { received: true });
-	} catch (error) {
-		// The sender hung up: its retry will be recognised as a duplicate.
-		context.logger.warn('Intelliprint Trigger could not answer a delivery', { error });
+		const response = context.getResponseObject();
+		// The sender gave up while this waited: no run; it will send the delivery again.
+		// (The request stream itself counts as destroyed once its body has been read: look at the socket.)
+		if (response.writableEnded || !response.socket || response.socket.destroyed) return { noWebhookResponse: true };
+		const now = Math.floor(Date.now() / 1000);
+		const key = digest(id);
+		const hour = hourOf(now);
+		if (scope.saved) record.absorb(scope.saved.deliveries, hour);
+		if (record.has(key)) return answer(context, 200, { received: true, ignored: 'duplicate delivery' });
+		record.prune(hour);
+		// n8n saves this with the static data just before it answers the run's 2xx, and not at all
+		// when it answers an error. A fresh object each time: assigning it marks the static data changed.
+		if (scope.saved) scope.saved.deliveries = record.toSaved({ key, hour });
+		whenAnswered(response, (accepted) => {
+			if (accepted) record.add(key, hour);
+			endTurn();
+		});
+		handedOver = true;
+		return run;
+	} finally {
+		if (!handedOver) endTurn();
 	}
+}
+
+/** Calls back once the answer has gone out (true for a 2xx) or the connection ended without one (false). */
+function whenAnswered(response: ReturnType<IWebhookFunctions['getResponseObject']>, done: (accepted: boolean) => void): void {
+	let called = false;
+	const settle = (accepted: boolean) => {
+		if (called) return;
+		called = true;
+		done(accepted);
+	};
+	response.once('finish', () => settle(response.statusCode >= 200 && response.statusCode < 300));
+	// After a finish, close changes nothing; before one, the sender never saw a 2xx.
+	response.once('close', () => settle(false));
 }
 
 async function readSigningKey(context: IWebhookFunctions): Promise<Buffer | undefined> {
@@ -122,23 +153,21 @@ async function readSigningKey(context: IWebhookFunctions): Promise<Buffer | unde
 }
 
 /**
- * Test runs (the Test URL) neither read nor write the saved record: n8n does not save a test run's
- * static data, a test delivery must not make production skip the same event, and an event that
- * production already ran can still be replayed to the Test URL. Repeats within test runs are still
- * caught, in memory.
+ * Which record a delivery belongs to. Test runs (the Test URL) neither read nor write the saved
+ * record: n8n does not save a test run's static data, a test delivery must not make production skip
+ * the same event, and an event that production already ran can still be replayed to the Test URL.
+ * Repeats within test runs are still caught, in memory.
  */
-function isFirstDelivery(context: IWebhookFunctions, id: string): boolean {
+function deliveryScope(context: IWebhookFunctions): { trigger: string; saved?: IDataObject } {
+	const mode = context.getMode();
+	const trigger = `${mode}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+	if (mode === 'manual') return { trigger };
 	try {
-		const mode = context.getMode();
-		const scope: DeliveryScope = {
-			trigger: `${mode}:${context.getWorkflow().id ?? ''}:${context.getNode().id}`,
-			saved: mode === 'manual' ? undefined : (context.getWorkflowStaticData('node') as IDataObject),
-		};
-		return firstDelivery(scope, id);
+		return { trigger, saved: context.getWorkflowStaticData('node') as IDataObject };
 	} catch (error) {
 		// A verified, well-formed event is better run twice than lost.
-		context.logger.warn('Intelliprint Trigger: duplicate check unavailable, starting the workflow', { error });
-		return true;
+		context.logger.warn('Intelliprint Trigger: the saved delivery record is unavailable', { error });
+		return { trigger };
 	}
 }
 

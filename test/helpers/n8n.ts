@@ -174,3 +174,32 @@ export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 	const error = task?.error as RunResult['error'];
 	return { items, run, error };
 }
+
+/**
+ * The run a webhook starts, as n8n makes it (webhook-helpers prepareExecutionData): the trigger
+ * node first on the stack with the webhook's items, run by n8n-core's WorkflowExecute. What the run
+ * hands n8n to answer with (sendResponse, the "responseNode" answer) goes to `onResponse`.
+ */
+export async function runFromWebhook(
+	workflow: Workflow,
+	node: INode,
+	items: INodeExecutionData[][],
+	additionalData: IWorkflowExecuteAdditionalData,
+	mode: WorkflowExecuteMode,
+	onResponse: (response: { body: unknown; headers?: Record<string, string>; statusCode?: number }) => void,
+): Promise<IRun> {
+	const hooks = new ExecutionLifecycleHooks(mode, 'exec-webhook', { id: workflow.id, name: 'test', active: true, nodes: [node], connections: {}, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false } as never);
+	let finished!: (run: IRun) => void;
+	const done = new Promise<IRun>((resolve) => (finished = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
+	hooks.addHandler('sendResponse', (response) => onResponse(response as Parameters<typeof onResponse>[0]));
+	const runData = {
+		startData: {}, resultData: { runData: {} },
+		executionData: {
+			contextData: {}, metadata: {}, waitingExecution: {}, waitingExecutionSource: null,
+			nodeExecutionStack: [{ node, data: { main: items }, source: null }],
+		},
+	} as unknown as IRunExecutionData;
+	await new WorkflowExecute({ ...additionalData, hooks }, mode, runData).processRunExecutionData(workflow);
+	return await done;
+}

@@ -5,7 +5,7 @@ import { sleep } from 'n8n-workflow';
 import { vi } from 'vitest';
 
 import { IntelliprintTrigger } from '../../nodes/IntelliprintTrigger/IntelliprintTrigger.node';
-import { singleNodeWorkflow, testAdditionalData } from './n8n';
+import { runFromWebhook, singleNodeWorkflow, testAdditionalData } from './n8n';
 
 type Server = ReturnType<ReturnType<typeof express>['listen']>;
 type Request = Parameters<Parameters<ReturnType<typeof express>['post']>[1]>[0];
@@ -35,11 +35,15 @@ interface HostedWorkflow {
 const DEFAULT_WORKFLOW = 'wf-1';
 
 /**
- * Serves the Intelliprint Trigger the way n8n's webhook server does (n8n 2.41 live-webhooks and
- * webhook-helpers): the raw body is read whatever its type, n8n-core's WebhookContext runs the
- * node's webhook() on a workflow loaded with its saved static data, the result decides the answer
- * (including n8n's onReceived defaults), and changed static data is saved after the answer. Several
- * workflows can be hosted at once, each at /webhook/<workflow id>/webhook with its own static data.
+ * Serves the Intelliprint Trigger the way n8n's webhook server does (n8n 2.41 and 1.123
+ * live-webhooks and webhook-helpers, responseMode "responseNode"): the raw body is read whatever its
+ * type, n8n-core's WebhookContext runs the node's webhook() on a workflow loaded with its saved
+ * static data. A result without items is answered by the node (or with n8n's defaults); items start
+ * a run through n8n-core's WorkflowExecute, and the answer is whatever the run hands back with
+ * sendResponse, a Buffer body written as it is. Changed static data is saved once the answer is
+ * out, and not when n8n could not create the run (`failRuns`: answered 500, as n8n does when its
+ * database refuses the execution). Several workflows can be hosted at once, each at
+ * /webhook/<workflow id>/webhook with its own static data.
  */
 export class TriggerServer {
 	/** The items of every workflow run the trigger started. */
@@ -52,6 +56,8 @@ export class TriggerServer {
 	private trigger = new IntelliprintTrigger();
 	private readonly workflows = new Map<string, HostedWorkflow>();
 	private readonly inFlight = new Set<Promise<void>>();
+	/** While true, n8n "cannot create" runs: every delivery that would start one is answered 500. */
+	failRuns = false;
 
 	constructor(parameters: INodeParameters, signingSecret: string) {
 		this.host(DEFAULT_WORKFLOW, parameters, signingSecret);
@@ -133,6 +139,11 @@ export class TriggerServer {
 			sentBody = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : JSON.stringify(body);
 			return send(body);
 		}) as typeof res.send;
+		const end = res.end.bind(res) as (chunk?: unknown) => Response;
+		res.end = ((chunk?: unknown) => {
+			if (Buffer.isBuffer(chunk)) sentBody = chunk.toString('utf8');
+			return end(chunk);
+		}) as typeof res.end;
 
 		const { workflow, node } = singleNodeWorkflow('n8n-nodes-intelliprint.intelliprintTrigger', hosted.parameters, structuredClone(hosted.saved));
 		workflow.id = workflowId;
@@ -156,17 +167,28 @@ export class TriggerServer {
 		} catch (error) {
 			answer.threw = error;
 		}
+		let save = result !== undefined;
 		if (result === undefined) {
 			if (!res.headersSent) res.status(500).json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
 		} else if (result.workflowData === undefined) {
 			if (!result.noWebhookResponse && !res.headersSent) res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
+		} else if (this.failRuns) {
+			save = false;
+			res.status(500).json({ code: 0, message: 'There was a problem executing the workflow' });
 		} else {
-			answer.started = result.workflowData[0];
-			this.started.push(result.workflowData[0]);
-			if (!result.noWebhookResponse && !res.headersSent) sendOnReceived(res, description.responseData as string | undefined, result);
+			const run = await runFromWebhook(workflow, node, result.workflowData, additionalData, hosted.mode, (response) => {
+				if (res.headersSent) return;
+				res.status(response.statusCode ?? 200);
+				for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+				if (Buffer.isBuffer(response.body)) res.end(response.body);
+				else res.json(response.body);
+			});
+			answer.started = run.data.resultData.runData[node.name]?.[0]?.data?.main[0] ?? [];
+			this.started.push(answer.started);
+			// A run that never answered: n8n's responseNode default once it ends.
+			if (!res.headersSent) res.status(200).end();
 		}
-		// n8n saves the static data as soon as webhook() returns.
-		if (result !== undefined && hosted.mode === 'webhook' && workflow.staticData.__dataChanged === true) {
+		if (save && hosted.mode === 'webhook' && workflow.staticData.__dataChanged === true) {
 			hosted.saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 		}
 		// The node may answer a moment later; n8n would leave a request nobody answers hanging: make that visible.
@@ -176,18 +198,6 @@ export class TriggerServer {
 		answer.body = safeJson(Buffer.from(sentBody ?? ''), sentBody);
 		this.answers.push(answer);
 	}
-}
-
-/** n8n's onReceived answer for a started run (webhook-on-received-response-extractor). */
-function sendOnReceived(res: Response, responseData: string | undefined, result: IWebhookResponseData): void {
-	const evaluated = responseData ?? 'firstEntryJson';
-	if (evaluated === 'noData') {
-		res.status(200).end();
-		return;
-	}
-	const body = evaluated ? evaluated : (result.webhookResponse ?? { message: 'Workflow was started' });
-	if (typeof body === 'string') res.status(200).send(body);
-	else res.status(200).json(body);
 }
 
 async function readBody(req: Request): Promise<Buffer> {

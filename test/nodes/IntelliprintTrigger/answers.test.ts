@@ -82,7 +82,7 @@ describe('Intelliprint Trigger answers', () => {
 		const answer = await deliver(body);
 		expect(answer.status).toBe(200);
 		expect(answer.started).toHaveLength(1);
-		expect(answer.started![0]).toStrictEqual({ json: JSON.parse(body) });
+		expect(answer.started![0].json).toStrictEqual(JSON.parse(body));
 		expect(Object.keys(answer.started![0].json)).toContain('__proto__');
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 	});

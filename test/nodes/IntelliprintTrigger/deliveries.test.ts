@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { firstDelivery, MAX_SAVED, WINDOW_SECONDS } from '../../../nodes/IntelliprintTrigger/deliveries';
+import { DeliveryRecord, digest, hourOf, MAX_SAVED, WINDOW_SECONDS } from '../../../nodes/IntelliprintTrigger/deliveries';
 import { TriggerServer } from '../../helpers/webhookServer';
 
 const secret = `whsec_${Buffer.from('intelliprint-dedupe-signing-key!!').toString('base64')}`;
@@ -24,7 +24,7 @@ function signed(id: string) {
 const unsigned = (headers: Record<string, string> = {}) => ({ body, headers: { 'content-type': 'application/json', ...headers } });
 
 /** The record's key for an id, by the rule the saved format documents. */
-const digest = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 16);
+const key = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 12);
 
 let server: TriggerServer;
 beforeAll(async () => {
@@ -32,10 +32,26 @@ beforeAll(async () => {
 });
 afterAll(async () => server.stop());
 
-/** The trigger's saved record: n8n keeps node static data under "node:<node name>". */
-const savedRecord = (workflowId: string) => (server.savedStaticData(workflowId)['node:Node'] as { deliveries: Record<string, number> }).deliveries;
+/** Every id in the trigger's saved record: n8n keeps node static data under "node:<node name>". */
+function savedIds(workflowId: string): string[] {
+	const record = (server.savedStaticData(workflowId)['node:Node'] as { deliveries?: Record<string, string> } | undefined)?.deliveries ?? {};
+	return Object.values(record).flatMap((ids) => ids.match(/.{12}/g) ?? []);
+}
 
 const runs = (workflowId: string) => server.answers.filter((a) => a.workflowId === workflowId && a.started).length;
+
+async function sendAll(workflowId: string, ids: string[], concurrency: number): Promise<string[]> {
+	const answers: string[] = [];
+	for (let at = 0; at < ids.length; at += concurrency) {
+		const batch = ids.slice(at, at + concurrency);
+		answers.push(...(await Promise.all(batch.map(async (id) => {
+			const response = await fetch(server.urlOf(workflowId), { method: 'POST', ...signed(id) });
+			return `${response.status} ${await response.text()}`;
+		}))));
+	}
+	await server.idle();
+	return answers;
+}
 
 describe('Intelliprint Trigger duplicate deliveries', () => {
 	it('runs an id once, also after n8n restarts (from the saved static data)', async () => {
@@ -46,15 +62,55 @@ describe('Intelliprint Trigger duplicate deliveries', () => {
 		expect((await server.deliver(signed('msg_r1'), 'wf-restart')).body).toEqual({ received: true, ignored: 'duplicate delivery' });
 		expect((await server.deliver(signed('msg_r2'), 'wf-restart')).started).toHaveLength(1);
 		expect(runs('wf-restart')).toBe(2);
-		expect(Object.keys(savedRecord('wf-restart')).sort()).toEqual([digest('msg_r1'), digest('msg_r2')].sort());
-		for (const expiry of Object.values(savedRecord('wf-restart'))) expect(expiry - Date.now() / 1000).toBeGreaterThan(WINDOW_SECONDS - 60);
+		expect(savedIds('wf-restart').sort()).toEqual([key('msg_r1'), key('msg_r2')].sort());
+		const hours = Object.keys((server.savedStaticData('wf-restart')['node:Node'] as { deliveries: object }).deliveries);
+		expect(hours).toEqual([String(hourOf(Date.now() / 1000))]);
 	});
 
-	it('runs the same id arriving twice at once only once', async () => {
+	it('answers 500 and remembers nothing when n8n cannot create the run: the retry runs, once', async () => {
+		server.host('wf-refused', { event: '*', verifySignatures: true }, secret);
+		server.failRuns = true;
+		const refused = await server.deliver(signed('msg_locked'), 'wf-refused');
+		server.failRuns = false;
+		expect(refused.status).toBe(500);
+		expect(refused.started).toBeUndefined();
+		expect(savedIds('wf-refused')).toEqual([]);
+		expect((await server.deliver(signed('msg_locked'), 'wf-refused')).body).toEqual({ received: true });
+		expect((await server.deliver(signed('msg_locked'), 'wf-refused')).body).toEqual({ received: true, ignored: 'duplicate delivery' });
+		expect(runs('wf-refused')).toBe(1);
+	});
+
+	it('runs the same id arriving several times at once only once', async () => {
 		server.host('wf-race', { event: '*', verifySignatures: true }, secret);
-		await Promise.all([1, 2, 3].map(async () => await fetch(server.urlOf('wf-race'), { method: 'POST', ...signed('msg_race') })));
-		await server.idle();
+		const answers = await sendAll('wf-race', ['msg_race', 'msg_race', 'msg_race'], 3);
 		expect(runs('wf-race')).toBe(1);
+		expect(answers.filter((answer) => answer === '200 {"received":true}')).toHaveLength(1);
+	});
+
+	it('keeps every id accepted at once in the saved record: 50 distinct at concurrency 10, restart, resend: 0 runs', async () => {
+		server.host('wf-burst', { event: '*', verifySignatures: true }, secret);
+		const ids = Array.from({ length: 50 }, (_, i) => `msg_burst_${i}`);
+		expect(new Set(await sendAll('wf-burst', ids, 10))).toEqual(new Set(['200 {"received":true}']));
+		expect(savedIds('wf-burst').sort()).toEqual(ids.map(key).sort());
+		await server.restart();
+		await sendAll('wf-burst', ids, 10);
+		expect(runs('wf-burst')).toBe(50);
+	});
+
+	it('never loses a delivery whose sender hung up while it waited its turn: its retry runs unless it ran', async () => {
+		server.host('wf-gone', { event: '*', verifySignatures: true }, secret);
+		const controller = new AbortController();
+		const first = fetch(server.urlOf('wf-gone'), { method: 'POST', ...signed('msg_gone_1') });
+		const second = fetch(server.urlOf('wf-gone'), { method: 'POST', ...signed('msg_gone_2'), signal: controller.signal }).catch(() => undefined);
+		controller.abort();
+		await Promise.all([first, second]);
+		await sleep(50);
+		await server.idle();
+		expect(runs('wf-gone')).toBeLessThanOrEqual(2);
+		// Whatever became of the second, its retry is not taken for a duplicate unless it ran.
+		const retry = await server.deliver(signed('msg_gone_2'), 'wf-gone');
+		expect(runs('wf-gone')).toBe(2);
+		expect(retry.status).toBe(200);
 	});
 
 	it('keeps production and the Test URL apart', async () => {
@@ -82,7 +138,7 @@ describe('Intelliprint Trigger duplicate deliveries', () => {
 			expect((await server.deliver(unsigned(headers), 'wf-open')).started).toHaveLength(1);
 			expect((await server.deliver(unsigned(headers), 'wf-open')).started).toHaveLength(1);
 		}
-		expect(Object.keys(savedRecord('wf-open'))).toHaveLength(2);
+		expect(savedIds('wf-open')).toHaveLength(2);
 	});
 
 	it('with signatures on, dedupes on the verified id whatever its length', async () => {
@@ -96,34 +152,71 @@ describe('Intelliprint Trigger duplicate deliveries', () => {
 
 describe('the saved delivery record', () => {
 	const now = 1_800_000_000;
+	const hour = hourOf(now);
 
-	it('holds at most MAX_SAVED ids, dropping the oldest first', () => {
-		// A full record (msg_0 the oldest), then 25 new ids.
-		const full = Array.from({ length: MAX_SAVED }, (_, i) => [digest(`msg_${i}`), now + WINDOW_SECONDS - MAX_SAVED + i]);
-		const saved: IDataObject = { deliveries: Object.fromEntries(full) };
-		for (let i = MAX_SAVED; i < MAX_SAVED + 25; i++) expect(firstDelivery({ trigger: 'bound', saved }, `msg_${i}`, now)).toBe(true);
-		const record = saved.deliveries as Record<string, number>;
-		expect(Object.keys(record)).toHaveLength(MAX_SAVED);
-		expect(record[digest('msg_0')]).toBeUndefined();
-		expect(record[digest('msg_24')]).toBeUndefined();
-		expect(record[digest('msg_25')]).toBe(now + WINDOW_SECONDS - MAX_SAVED + 25);
-		expect(record[digest(`msg_${MAX_SAVED + 24}`)]).toBe(now + WINDOW_SECONDS);
-		expect(firstDelivery({ trigger: 'bound-restarted', saved }, 'msg_25', now)).toBe(false);
-		expect(JSON.stringify(saved).length).toBeLessThan(MAX_SAVED * 32);
+	it('holds at most MAX_SAVED ids, dropping the oldest first, in about 12 bytes an id', () => {
+		const record = new DeliveryRecord();
+		for (let i = 0; i < MAX_SAVED + 25; i++) {
+			record.add(digest(`msg_${i}`), hour - 2 + Math.floor((3 * i) / (MAX_SAVED + 25)));
+			record.prune(hour);
+		}
+		expect(record.size).toBe(MAX_SAVED);
+		expect(record.has(digest('msg_24'))).toBe(false);
+		expect(record.has(digest('msg_25'))).toBe(true);
+		const saved = record.toSaved();
+		expect(JSON.stringify(saved).length).toBeLessThan(MAX_SAVED * 12 + 200);
+		const restarted = new DeliveryRecord();
+		restarted.absorb(saved, hour);
+		expect(restarted.size).toBe(MAX_SAVED);
+		expect(restarted.has(digest(`msg_${MAX_SAVED + 24}`))).toBe(true);
 	});
 
-	it('forgets ids after 24 hours', () => {
-		const saved: IDataObject = {};
-		expect(firstDelivery({ trigger: 'age', saved }, 'msg_old', now)).toBe(true);
-		expect(firstDelivery({ trigger: 'age-after-restart', saved }, 'msg_old', now + WINDOW_SECONDS - 1)).toBe(false);
-		expect(firstDelivery({ trigger: 'age-after-restart', saved }, 'msg_new', now + WINDOW_SECONDS)).toBe(true);
-		expect(Object.keys(saved.deliveries as object)).toEqual([digest('msg_new')]);
-		expect(firstDelivery({ trigger: 'age-after-restart-2', saved }, 'msg_old', now + WINDOW_SECONDS + 1)).toBe(true);
+	it('keeps every id of the last 24 hours and forgets older ones', () => {
+		const record = new DeliveryRecord();
+		record.absorb({ [hour - 24]: digest('day_old'), [hour - 25]: digest('too_old'), [hour]: digest('new') }, hour);
+		expect([record.has(digest('day_old')), record.has(digest('too_old')), record.has(digest('new'))]).toEqual([true, false, true]);
+		record.prune(hour + 1);
+		expect(record.has(digest('day_old'))).toBe(false);
+		expect(record.has(digest('new'))).toBe(true);
 	});
 
-	it.each([[[1, 2]], ['text'], [null], [{ __proto__x: 1, short: 5, [digest('a')]: 'soon' }]])('starts afresh from a malformed record (%j)', (deliveries) => {
-		const saved: IDataObject = { deliveries };
-		expect(firstDelivery({ trigger: `bad-${JSON.stringify(deliveries)}`, saved }, 'a', now)).toBe(true);
-		expect(saved.deliveries).toEqual({ [digest('a')]: now + WINDOW_SECONDS });
+	it('reads the record of earlier versions ({ 16-character digest: expiry })', () => {
+		const old = createHash('sha256').update('msg_old_format').digest('base64url').slice(0, 16);
+		const record = new DeliveryRecord();
+		record.absorb({ [old]: now + WINDOW_SECONDS - 60 }, hour);
+		expect(record.has(digest('msg_old_format'))).toBe(true);
+	});
+
+	it('saves a pending id with the rest without taking it for accepted', () => {
+		const record = new DeliveryRecord();
+		record.add(digest('a'), hour);
+		const saved = record.toSaved({ key: digest('b'), hour });
+		expect(saved).toEqual({ [hour]: digest('a') + digest('b') });
+		expect(record.has(digest('b'))).toBe(false);
+	});
+
+	it.each([[[1, 2]], ['text'], [null], [{ __proto__x: 1, short: 5, [String(hour)]: 'not-digests!' }]])('ignores a malformed record (%j)', (saved) => {
+		const record = new DeliveryRecord();
+		record.absorb(saved, hour);
+		expect(record.size).toBe(0);
+	});
+
+	it('gives one request at a time its turn, in order, and the next goes ahead when one outlives the limit', async () => {
+		const record = new DeliveryRecord();
+		const order: string[] = [];
+		const first = await record.takeTurn(sleep, 60_000);
+		const second = record.takeTurn(sleep, 60_000).then((end) => (order.push('second'), end));
+		const third = record.takeTurn(sleep, 60_000).then((end) => (order.push('third'), end));
+		await sleep(20);
+		expect(order).toEqual([]);
+		first();
+		(await second)();
+		(await third)();
+		expect(order).toEqual(['second', 'third']);
+
+		const stuck = await record.takeTurn(sleep, 50);
+		const next = await record.takeTurn(sleep, 50);
+		next();
+		stuck();
 	});
 });
