@@ -58,7 +58,7 @@ export class IntelliprintTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Each delivery starts the workflow once, also when Intelliprint retries it after a lost answer and in queue mode, where the retry may reach another webhook processor. One case n8n gives no way to close: two copies of one delivery arriving at two webhook processors at the same moment can both start it.',
+					'Intelliprint is answered 200 only once n8n has created and started the run, so an event n8n could not take (database locked, restarting) is sent again, not lost. A repeated delivery starts no second run, also after a restart and at another webhook processor. A second run can happen only when a copy arrives at another webhook processor while the first is still being answered, or when Intelliprint gives up waiting before n8n answers.',
 				name: 'deliveriesNotice',
 				type: 'notice',
 				default: '',

@@ -115,11 +115,11 @@ async function startOnce(context: IWebhookFunctions, id: string, run: IWebhookRe
 		if (scope.saved) record.absorb(scope.saved.deliveries, hour);
 		if (record.has(key)) return answer(context, 200, { received: true, ignored: 'duplicate delivery' });
 		record.prune(hour);
-		// n8n saves this with the static data just before it answers the run's 2xx, and not at all
-		// when it answers an error. A fresh object each time: assigning it marks the static data changed.
+		// A fresh object each time: assigning it marks the static data changed.
 		if (scope.saved) scope.saved.deliveries = record.toSaved({ key, hour });
-		whenAnswered(response, (accepted) => {
+		whenAnswered(context, scope.saved, (accepted) => {
 			if (accepted) record.add(key, hour);
+			if (accepted && scope.saved) scope.saved.deliveries = record.toSaved();
 			endTurn();
 		});
 		handedOver = true;
@@ -129,16 +129,50 @@ async function startOnce(context: IWebhookFunctions, id: string, run: IWebhookRe
 	}
 }
 
-/** Calls back once the answer has gone out (true for a 2xx) or the connection ended without one (false). */
-function whenAnswered(response: ReturnType<IWebhookFunctions['getResponseObject']>, done: (accepted: boolean) => void): void {
+/**
+ * How long the accepted answer's bytes wait after n8n wrote it. n8n saves the static data (this
+ * delivery's id) right after it writes the answer and says nothing when that is done; an answer
+ * sent before the save could bring the sender's retry (after a lost answer) to another webhook
+ * processor before the id is there. A local database saves in a few milliseconds.
+ */
+const SAVE_GRACE_MS = 30;
+
+type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+/**
+ * Calls back once: true when n8n writes the run's 2xx (the run exists then), false when it answers
+ * anything else or the connection ends first. At the 2xx, `done` writes the record again, just
+ * before n8n saves it: setting up the run re-wraps the static data and clears its "changed" mark
+ * (n8n 2.41 and 1.123, ObservableObject.create), and by then the record may also hold ids
+ * accepted while this run was being made. The bytes go out SAVE_GRACE_MS later (n8n's own second
+ * end() call, a tick on, is held until then).
+ */
+function whenAnswered(context: IWebhookFunctions, saved: IDataObject | undefined, done: (accepted: boolean) => void): void {
+	const response: Response = context.getResponseObject();
 	let called = false;
 	const settle = (accepted: boolean) => {
 		if (called) return;
 		called = true;
 		done(accepted);
 	};
-	response.once('finish', () => settle(response.statusCode >= 200 && response.statusCode < 300));
-	// After a finish, close changes nothing; before one, the sender never saw a 2xx.
+	const end = response.end;
+	let held = false;
+	response.end = function (this: Response, ...args: Parameters<typeof end>) {
+		if (held) return this;
+		const accepted = response.statusCode >= 200 && response.statusCode < 300;
+		settle(accepted);
+		if (!accepted || !saved) {
+			response.end = end;
+			return end.apply(this, args);
+		}
+		held = true;
+		void sleep(SAVE_GRACE_MS).then(() => {
+			response.end = end;
+			end.apply(response, args);
+		});
+		return this;
+	} as typeof end;
+	// Before n8n writes an answer, the sender never saw a 2xx.
 	response.once('close', () => settle(false));
 }
 

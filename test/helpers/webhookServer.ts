@@ -176,6 +176,8 @@ export class TriggerServer {
 			save = false;
 			res.status(500).json({ code: 0, message: 'There was a problem executing the workflow' });
 		} else {
+			// Setting up the run re-wraps the static data and clears its changed mark (n8n's ObservableObject.create).
+			workflow.staticData.__dataChanged = false;
 			const run = await runFromWebhook(workflow, node, result.workflowData, additionalData, hosted.mode, (response) => {
 				if (res.headersSent) return;
 				res.status(response.statusCode ?? 200);

@@ -1,0 +1,120 @@
+import fs from 'fs-extra';
+import { sleep } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { cpuHog, deliverAll, report, runsOf, watchRss, type Attempt } from './deliveryLoad';
+import { LINE, N8nInstance, ROOT } from './n8n';
+import { holdExclusiveLock } from './sqliteLock';
+import { FUZZ_WORKFLOWS, writeFuzzWorkflows } from './webhookFuzz';
+
+/**
+ * "A 2xx means n8n has the run", in real n8n on sqlite: a locked database, a restart while
+ * deliveries arrive, and a busy host. Every event's runs are read from n8n's own database.
+ */
+const secret = `whsec_${Buffer.from('e2e-delivery-signing-key-for-tests').toString('base64')}`;
+const PORT = 5695;
+const WORKFLOW = FUZZ_WORKFLOWS.failed;
+const url = `http://127.0.0.1:${PORT}/webhook/${WORKFLOW.webhookId}/webhook`;
+
+let n8n: N8nInstance;
+beforeAll(async () => {
+	n8n = await N8nInstance.create('delivery');
+	await n8n.importCredentials([{ id: 'ipWebhookCred001', name: 'Intelliprint webhook', type: 'intelliprintWebhookApi', data: { signingSecret: secret } }]);
+	await n8n.importWorkflows(await writeFuzzWorkflows(`${n8n.userFolder}/fuzz`, { id: 'ipWebhookCred001', name: 'Intelliprint webhook' }));
+	await n8n.publish(WORKFLOW.id);
+	await n8n.start(PORT);
+	// n8n may answer 404 for a moment after start while it registers production webhooks.
+	while ((await deliverAll(url, secret, 'warm', [0], 1))[0].status === 404) await sleep(300);
+});
+afterAll(async () => {
+	await n8n?.stop();
+});
+
+/** The runs of one test's events (`ltr_<tag>_<n>`): the tests share the workflow. */
+async function runs(tag: string) {
+	const all = await runsOf(n8n.userFolder, WORKFLOW.id);
+	const mine = (text: string) => text.includes(`ltr_${tag}_`);
+	return { succeeded: all.succeeded.filter(mine), other: all.other.filter(mine) };
+}
+const only = (attempts: Attempt[]) => attempts.map((a) => `${a.status} ${a.body}`);
+
+/** Resends every event not yet answered 2xx, as the sender's retries do, until all are or `rounds` run out. */
+async function retryUntilAccepted(tag: string, attempts: Attempt[], rounds = 5): Promise<Attempt[]> {
+	const all = [...attempts];
+	for (let round = 0; round < rounds; round++) {
+		const accepted = new Set(all.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.event));
+		const missing = [...new Set(all.map((a) => a.event))].filter((event) => !accepted.has(event));
+		if (missing.length === 0) break;
+		await sleep(1000);
+		all.push(...(await deliverAll(url, secret, tag, missing.map((event) => Number(event.split('_').pop())), 4)));
+	}
+	return all;
+}
+
+describe(`Intelliprint Trigger: a 2xx only for runs n8n has (n8n ${LINE}.x, sqlite)`, () => {
+	it('answers a delivery that arrives while the database is locked with a non-2xx; the retry runs, once', async ({ annotate }) => {
+		const lock = await holdExclusiveLock(n8n.userFolder, 3000);
+		const [during] = await deliverAll(url, secret, 'lock', [1], 1);
+		await lock.released;
+		await sleep(5000);
+		const afterLock = (await runs('lock')).succeeded.length;
+		const retry = await deliverAll(url, secret, 'lock', [1, 1], 1);
+		await sleep(2000);
+		const afterRetry = (await runs('lock')).succeeded.length;
+		await annotate(`during the lock: ${during.status} after ${during.ms} ms; runs 5 s after: ${afterLock}; retries: ${only(retry).join(' / ')}; runs: ${afterRetry}`);
+		expect(during.status === 0 || during.status >= 400).toBe(true);
+		expect(afterLock).toBe(0);
+		expect(only(retry)).toEqual(['200 {"received":true}', '200 {"received":true,"ignored":"duplicate delivery"}']);
+		expect(afterRetry).toBe(1);
+	});
+
+	it('keeps every id accepted at once across a restart: 50 distinct at concurrency 10, restart, resend: 0 runs', async ({ annotate }) => {
+		const ids = Array.from({ length: 50 }, (_, i) => i);
+		const first = await deliverAll(url, secret, 'burst', ids, 10);
+		await n8n.stop();
+		await n8n.start(PORT);
+		const again = await deliverAll(url, secret, 'burst', ids, 10);
+		const result = report([...first, ...again], await runs('burst'));
+		await annotate(`first: ${JSON.stringify(report(first, await runs('burst')).statuses)}; resent after restart: ${JSON.stringify(report(again, await runs('burst')).statuses)}`);
+		expect(new Set(only(first))).toEqual(new Set(['200 {"received":true}']));
+		expect(new Set(only(again))).toEqual(new Set(['200 {"received":true,"ignored":"duplicate delivery"}']));
+		expect([result.acceptedWithoutRun, result.ranTwice, result.unexpectedRuns]).toEqual([[], [], []]);
+	});
+
+	it('loses nothing through a restart in the middle of concurrent deliveries', async ({ annotate }) => {
+		const ids = Array.from({ length: 120 }, (_, i) => i);
+		const sending = deliverAll(url, secret, 'restart', ids, 10, 20_000);
+		await sleep(600);
+		await n8n.stop();
+		await n8n.start(PORT);
+		const attempts = await retryUntilAccepted('restart', await sending);
+		const result = report(attempts, await runs('restart'));
+		await annotate(JSON.stringify({ ...result, runsNotSucceeded: result.runsNotSucceeded.length }));
+		expect(result.acceptedWithoutRun).toEqual([]);
+		expect(result.ranTwice).toEqual([]);
+		expect(result.unexpectedRuns).toEqual([]);
+		expect(new Set(attempts.filter((a) => a.status === 200).map((a) => a.event)).size).toBe(ids.length);
+	});
+
+	it('on a busy host (a CPU hog on each core), every event answered 2xx has exactly one run and nothing else runs', { timeout: 600_000 }, async ({ annotate }) => {
+		// 600 deliveries of 500 events (every fifth sent twice, at once), concurrency 8.
+		const ids = Array.from({ length: 600 }, (_, i) => (i % 6 === 5 ? i - 1 : i));
+		const hog = cpuHog(2);
+		const rss = watchRss(n8n.pid);
+		let attempts: Attempt[];
+		try {
+			attempts = await retryUntilAccepted('busy', await deliverAll(url, secret, 'busy', ids, 8));
+		} finally {
+			await hog.stop();
+		}
+		const result = report(attempts, await runs('busy'), await rss.stop());
+		await fs.outputJson(`${ROOT}/.e2e/webhook-delivery-busy-n8n${LINE}.json`, result, { spaces: 2 });
+		await annotate(JSON.stringify({ ...result, runsNotSucceeded: result.runsNotSucceeded.length }));
+		expect(result.acceptedWithoutRun).toEqual([]);
+		expect(result.ranTwice).toEqual([]);
+		expect(result.unexpectedRuns).toEqual([]);
+		expect(result.runsNotSucceeded).toEqual([]);
+		const badAnswers = attempts.filter((a) => a.status >= 200 && a.status < 300 && !a.body.startsWith('{"received":true'));
+		expect(badAnswers).toEqual([]);
+	});
+});
