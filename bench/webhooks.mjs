@@ -16,7 +16,7 @@ import runnerModule from '../test/e2e/n8n.ts';
 import fuzzModule from '../test/e2e/webhookFuzz.ts';
 
 const { cpuHog, deliverAll, report, runsOf, watchRss } = loadModule;
-const { installN8n, N8nInstance } = runnerModule;
+const { installN8n, N8nInstance, ROOT } = runnerModule;
 const { FUZZ_WORKFLOWS, writeFuzzWorkflows } = fuzzModule;
 
 const COUNT = Number(process.env.BENCH_DELIVERIES || 10_000);
@@ -34,7 +34,8 @@ const peerWorkflow = {
 };
 
 async function one(kind, concurrency) {
-	const n8n = await N8nInstance.create(`bench-webhooks-${kind}-${concurrency}`);
+	// Its own folder under .bench: the e2e suite clears .e2e/runs when it starts.
+	const n8n = await N8nInstance.create(`bench-webhooks-${kind}-${concurrency}`, {}, `${ROOT}/.bench/n8n/webhooks-${kind}-${concurrency}-${Date.now()}`);
 	await n8n.importCredentials([{ id: 'ipWebhookCred001', name: 'Intelliprint webhook', type: 'intelliprintWebhookApi', data: { signingSecret: secret } }]);
 	const files = await writeFuzzWorkflows(`${n8n.userFolder}/wf`, { id: 'ipWebhookCred001', name: 'Intelliprint webhook' });
 	await fs.outputJson(`${n8n.userFolder}/wf/peer.json`, peerWorkflow);
