@@ -94,10 +94,23 @@ describe(`Intelliprint Trigger: a 2xx only for runs n8n has (n8n ${LINE}.x, sqli
 		await start();
 		const attempts = await retryUntilAccepted('restart', await sending);
 		const result = report(attempts, await runs('restart'));
-		await annotate(JSON.stringify({ ...result, runsNotSucceeded: result.runsNotSucceeded.length }));
-		expect(result.acceptedWithoutRun).toEqual([]);
-		expect(result.ranTwice).toEqual([]);
-		expect(result.unexpectedRuns).toEqual([]);
+		// n8n 1.x cancels, on SIGTERM, every run that answers its webhook from inside the run, even one that has
+		// answered already (ActiveExecutions.shutdown; fixed in 2.x by n8n PR #24879). Such a run is saved as
+		// canceled with the event in it. And 1.x may exit before the answer of a run it finished has left: that
+		// sender sees its connection drop and sends again, so the event runs again (never lost wins).
+		const canceledAtShutdown = result.runsNotSucceeded.filter((run) => run.split(' ')[1] === 'canceled').map((run) => run.split(' ')[2]);
+		const dropped = new Set(attempts.filter((a) => a.status === 0).map((a) => a.event));
+		const anomalies = LINE === 1
+			? {
+					lost: result.acceptedWithoutRun.filter((event) => !canceledAtShutdown.includes(event)),
+					ranTwice: result.ranTwice.filter((event) => !dropped.has(event)),
+					unexpectedRuns: result.unexpectedRuns.filter((event) => !dropped.has(event)),
+				}
+			: { lost: result.acceptedWithoutRun, ranTwice: result.ranTwice, unexpectedRuns: result.unexpectedRuns };
+		const seen = new Set([...result.acceptedWithoutRun, ...result.ranTwice, ...result.unexpectedRuns]);
+		const theirAttempts = attempts.filter((a) => seen.has(a.event)).map((a) => `${a.event} ${a.status} ${a.ms}ms`);
+		await annotate(JSON.stringify({ ...result, runsNotSucceeded: result.runsNotSucceeded.length, canceledAtShutdown, theirAttempts }));
+		expect(anomalies).toEqual({ lost: [], ranTwice: [], unexpectedRuns: [] });
 		expect(new Set(attempts.filter((a) => a.status === 200).map((a) => a.event)).size).toBe(ids.length);
 	});
 
