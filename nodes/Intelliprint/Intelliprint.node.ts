@@ -9,6 +9,7 @@ import * as printJob from './actions/printJob';
 import { router } from './actions/router';
 import { intelliprintApiTest } from './methods/credentialTest';
 import { searchBackgrounds, searchMailingLists, searchPrintJobs } from './methods/listSearch';
+import { getRecipientFields } from './methods/resourceMapping';
 
 export class Intelliprint implements INodeType {
 	description: INodeTypeDescription = {
@@ -16,7 +17,9 @@ export class Intelliprint implements INodeType {
 		name: 'intelliprint',
 		icon: { light: 'file:intelliprint.svg', dark: 'file:intelliprint.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: recipients mapped with n8n's resource mapper (version 1 keeps its four fields).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		// In words, e.g. "Get many mailing lists": n8n shows it under the node on the canvas.
 		subtitle:
 			'={{ (({ getMany: "Get many", delete: "Cancel or delete", merge: "Merge files" }[$parameter["operation"]] ?? $parameter["operation"].replace(/^./, (c) => c.toUpperCase())) + " " + ($parameter["operation"] === "merge" ? "" : $parameter["resource"].replace(/[A-Z]/g, (c) => " " + c.toLowerCase()) + ($parameter["operation"] === "getMany" ? "s" : ""))).trim() }}',
@@ -52,6 +55,7 @@ export class Intelliprint implements INodeType {
 	methods = {
 		credentialTest: { intelliprintApiTest },
 		listSearch: { searchBackgrounds, searchMailingLists, searchPrintJobs },
+		resourceMapping: { getRecipientFields },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -82,6 +82,8 @@ export interface RunOptions {
 	items?: TestItem[];
 	continueOnFail?: boolean;
 	mode?: WorkflowExecuteMode;
+	/** The Intelliprint node's version (1 unless given; 1.1 maps recipients with the resource mapper). */
+	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -143,7 +145,7 @@ export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 	const nodes: INode[] = [
 		{ id: 'src', name: 'Source', type: 'test.source', typeVersion: 1, position: [0, 0], parameters: {} },
 		{
-			id: 'ip', name: 'Intelliprint', type: 'n8n-nodes-intelliprint.intelliprint', typeVersion: 1, position: [200, 0],
+			id: 'ip', name: 'Intelliprint', type: 'n8n-nodes-intelliprint.intelliprint', typeVersion: options.typeVersion ?? 1, position: [200, 0],
 			parameters: options.parameters, credentials: { intelliprintApi: { id: 'cred-1', name: 'Intelliprint account' } },
 			continueOnFail: options.continueOnFail ?? false,
 		},

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './errorItem';
+import { itemReader } from './itemFields';
+import { recipientMapping } from './recipientMapping';
 import { textValue } from './values';
 
 export interface Recipient extends IDataObject {
@@ -31,7 +33,7 @@ function countryCode(ctx: IExecuteFunctions, itemIndex: number, value: unknown):
 }
 
 function variablesOf(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
-	const mode = ctx.getNodeParameter('variables', itemIndex, 'all') as string;
+	const mode = itemReader(ctx, 'variables', 'all')(itemIndex) as string;
 	const json = ctx.getInputData()[itemIndex]?.json ?? {};
 	const variables: Record<string, string> = {};
 	if (mode === 'none') return variables;
@@ -42,7 +44,7 @@ function variablesOf(ctx: IExecuteFunctions, itemIndex: number): Record<string, 
 		}
 		return variables;
 	}
-	const names = String(ctx.getNodeParameter('variableFields', itemIndex, '')).split(',').map((name) => name.trim()).filter(Boolean);
+	const names = String(itemReader(ctx, 'variableFields', '')(itemIndex)).split(',').map((name) => name.trim()).filter(Boolean);
 	for (const name of names) {
 		const value = json[name];
 		if (value === undefined || value === null) continue;
@@ -52,23 +54,25 @@ function variablesOf(ctx: IExecuteFunctions, itemIndex: number): Record<string, 
 }
 
 /**
- * The recipient an item stands for: its address mapped by the node's fields, and its variables.
- * A missing name, address or postcode is refused on that item before anything is sent.
+ * The recipient an item stands for: its address as the node maps it (see recipientMapping.ts), and
+ * its variables. A missing name, address or postcode is refused on that item before anything is sent.
  */
 export function recipientOf(ctx: IExecuteFunctions, itemIndex: number): Recipient {
-	const name = textValue(ctx, itemIndex, ctx.getNodeParameter('recipientName', itemIndex, ''), 'Recipient Name')?.trim();
-	const line = addressLine(ctx, itemIndex, ctx.getNodeParameter('recipientAddress', itemIndex, ''));
-	const postcode = textValue(ctx, itemIndex, ctx.getNodeParameter('recipientPostcode', itemIndex, ''), 'Postcode')?.trim();
+	const mapping = recipientMapping(ctx);
+	const raw = mapping.read(itemIndex);
+	const name = textValue(ctx, itemIndex, raw.name, 'Recipient Name')?.trim();
+	const line = addressLine(ctx, itemIndex, raw.address);
+	const postcode = textValue(ctx, itemIndex, raw.postcode, 'Postcode')?.trim();
 	const missing = [!name && 'name', !line && 'address lines', !postcode && 'postcode'].filter(Boolean);
 	if (missing.length) {
 		const fields = Object.keys(ctx.getInputData()[itemIndex]?.json ?? {});
 		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.join(', no ')} for its letter`, {
 			itemIndex,
-			description: `Map "Recipient Name", "Address Lines" and "Postcode" to the item's fields${fields.length ? ` (it has: ${fields.slice(0, 20).join(', ')})` : ''}, or fill in the missing values.`,
+			description: `${mapping.hint}${fields.length ? ` (it has: ${fields.slice(0, 20).join(', ')})` : ''}, or fill in the missing values.`,
 		});
 	}
 	return {
-		address: { name: name!, line: line!, postcode: postcode!, country: countryCode(ctx, itemIndex, ctx.getNodeParameter('recipientCountry', itemIndex, '')) },
+		address: { name: name!, line: line!, postcode: postcode!, country: countryCode(ctx, itemIndex, raw.country) },
 		variables: variablesOf(ctx, itemIndex),
 	};
 }

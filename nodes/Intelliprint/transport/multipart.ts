@@ -44,26 +44,22 @@ function isEmptyValue(value: FormValue): boolean {
 /**
  * Flattens nested objects into the bracketed keys the API reads (`postage[service]`,
  * `extra_documents[0][order]`). Empty values are left out, as the official SDK does, so that
- * "not set" never reaches the API as an empty string that it would refuse.
+ * "not set" never reaches the API as an empty string that it would refuse. Fields are added to one
+ * list as they are found (no spreading of a part's fields into its parent's: 50,000 recipients are
+ * 300,000 fields, more than a call's arguments can hold).
  */
 export function flattenFormFields(object: FormObject, prefix = ''): Array<[string, string | FilePart]> {
 	const fields: Array<[string, string | FilePart]> = [];
-	for (const [key, value] of Object.entries(object)) {
-		if (isEmptyValue(value)) continue;
-		const name = prefix ? `${prefix}[${key}]` : key;
-		if (isFilePart(value)) {
-			fields.push([name, value]);
-		} else if (Array.isArray(value)) {
-			const indexed: FormObject = {};
-			value.forEach((entry, index) => (indexed[String(index)] = entry));
-			fields.push(...flattenFormFields(indexed, name));
-		} else if (typeof value === 'object') {
-			fields.push(...flattenFormFields(value as FormObject, name));
-		} else {
-			fields.push([name, String(value)]);
-		}
-	}
+	for (const [key, value] of Object.entries(object)) addField(fields, prefix ? `${prefix}[${key}]` : key, value);
 	return fields;
+}
+
+function addField(fields: Array<[string, string | FilePart]>, name: string, value: FormValue): void {
+	if (isEmptyValue(value)) return;
+	if (isFilePart(value)) fields.push([name, value]);
+	else if (Array.isArray(value)) value.forEach((entry, index) => addField(fields, `${name}[${index}]`, entry));
+	else if (typeof value === 'object') for (const [key, inner] of Object.entries(value as FormObject)) addField(fields, `${name}[${key}]`, inner);
+	else fields.push([name, String(value)]);
 }
 
 function quoted(value: string): string {
@@ -78,16 +74,25 @@ function quoted(value: string): string {
 export function encodeMultipart(fields: Array<[string, string | FilePart]>): MultipartBody {
 	const boundary = `----n8nIntelliprint${randomBytes(12).toString('hex')}`;
 	const segments: Array<Buffer | FilePart> = [];
+	// Text parts are gathered and encoded together: one buffer per run of fields, not per field.
+	let text: string[] = [];
+	const flush = () => {
+		if (text.length) segments.push(Buffer.from(text.join(''), 'utf8'));
+		text = [];
+	};
 	for (const [name, value] of fields) {
-		let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"`;
+		const head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"`;
 		if (isFilePart(value)) {
-			head += `; filename="${quoted(value.fileName)}"\r\nContent-Type: ${value.mimeType}\r\n\r\n`;
-			segments.push(Buffer.from(head, 'utf8'), value.data ?? value, Buffer.from('\r\n'));
+			text.push(`${head}; filename="${quoted(value.fileName)}"\r\nContent-Type: ${value.mimeType}\r\n\r\n`);
+			flush();
+			segments.push(value.data ?? value);
+			text.push('\r\n');
 		} else {
-			segments.push(Buffer.from(`${head}\r\n\r\n${value}\r\n`, 'utf8'));
+			text.push(`${head}\r\n\r\n${value}\r\n`);
 		}
 	}
-	segments.push(Buffer.from(`--${boundary}--\r\n`));
+	text.push(`--${boundary}--\r\n`);
+	flush();
 	const contentType = `multipart/form-data; boundary=${boundary}`;
 
 	const streamed = segments.filter((segment): segment is FilePart => !Buffer.isBuffer(segment));

@@ -6,7 +6,7 @@ import { RECIPIENTS_PER_REQUEST, sendRecipients, type MailingList } from '../../
 import { recipientsForRun } from '../../helpers/recipients';
 import { textValue } from '../../helpers/values';
 import { apiRequest, EXPECT } from '../../transport';
-import { recipientFields } from '../recipient.descriptions';
+import { recipientProperties } from '../recipient.descriptions';
 import { addressValidationOption } from './shared.descriptions';
 
 const properties: INodeProperties[] = [
@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 		default: true,
 		description: 'Whether to make one list holding a recipient for every input item (otherwise one empty list per item)',
 	},
-	...updateDisplayOptions({ show: { addRecipients: [true] } }, recipientFields),
+	...updateDisplayOptions({ show: { addRecipients: [true] } }, recipientProperties),
 	addressValidationOption,
 ];
 

@@ -6,7 +6,7 @@ import { getLocatorId } from '../../helpers/parameters';
 import { recipientsForRun } from '../../helpers/recipients';
 import { textValue } from '../../helpers/values';
 import { mailingListLocator } from '../common.descriptions';
-import { recipientFields } from '../recipient.descriptions';
+import { recipientProperties } from '../recipient.descriptions';
 import { addressValidationOption } from './shared.descriptions';
 
 const properties: INodeProperties[] = [
@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 			{ name: 'Replace With the Input Items', value: 'replace', description: 'The list then holds exactly the input items' },
 		],
 	},
-	...updateDisplayOptions({ show: { recipientsAction: ['append', 'replace'] } }, recipientFields),
+	...updateDisplayOptions({ show: { recipientsAction: ['append', 'replace'] } }, recipientProperties),
 	addressValidationOption,
 ];
 

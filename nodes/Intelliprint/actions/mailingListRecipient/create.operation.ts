@@ -7,9 +7,9 @@ import { getLocatorId } from '../../helpers/parameters';
 import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
 import { apiRequestAllItems } from '../../transport';
 import { mailingListLocator } from '../common.descriptions';
-import { recipientFields } from '../recipient.descriptions';
+import { recipientProperties } from '../recipient.descriptions';
 
-const properties: INodeProperties[] = [mailingListLocator, ...recipientFields];
+const properties: INodeProperties[] = [mailingListLocator, ...recipientProperties];
 
 export const description = updateDisplayOptions({ show: { resource: ['mailingListRecipient'], operation: ['create'] } }, properties);
 
@@ -25,11 +25,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	recipients.forEach((recipient, index) => {
 		const itemIndex = itemIndexes[index];
 		const listId = getLocatorId(this, itemIndex, 'mailingList', 'mal_', 'mailing list');
-		byList.set(listId, [...(byList.get(listId) ?? []), { recipient, itemIndex }]);
+		let entries = byList.get(listId);
+		if (!entries) byList.set(listId, (entries = []));
+		entries.push({ recipient, itemIndex });
 	});
 	for (const [listId, entries] of byList) {
 		await sendRecipients(this, listId, entries.map(({ recipient }) => recipient), entries[0].itemIndex);
-		output.push(...(await readBack(this, listId, entries)));
+		for (const item of await readBack(this, listId, entries)) output.push(item);
 	}
 	return output.sort((a, b) => pairedIndex(a) - pairedIndex(b));
 }

@@ -76,7 +76,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const itemIndexes = combine ? this.getInputData().map((_, index) => index) : [itemIndex];
 
 	const files: FilePart[] = [];
-	for (const index of itemIndexes) files.push(...(await filesOfItem(this, index)));
+	for (const index of itemIndexes) for (const file of await filesOfItem(this, index)) files.push(file);
 	if (files.length < 2) {
 		throw new NodeOperationError(this.getNode(), `Merging needs at least two PDFs, but found ${files.length}`, {
 			itemIndex,

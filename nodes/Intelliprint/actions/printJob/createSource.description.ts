@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputBinaryField, mailingListLocator } from '../common.descriptions';
-import { recipientFields } from '../recipient.descriptions';
+import { recipientProperties } from '../recipient.descriptions';
 import { filledByModel, toolDefault } from '../tool.descriptions';
 
 /** Where the letters of a new print job come from: a PDF, content for recipients, or a link. */
@@ -73,7 +73,7 @@ export const sourceFields: INodeProperties[] = [
 			{ name: 'Each Item (One Print Job per Item)', value: 'eachItem', description: 'A print job of one letter for every item' },
 		],
 	},
-	...updateDisplayOptions({ show: { source: ['content'] } }, recipientFields),
+	...updateDisplayOptions({ show: { source: ['content'] } }, recipientProperties),
 	{ ...mailingListLocator, displayOptions: { show: { source: ['mailingList'] } } },
 	{
 		displayName: 'Type',

@@ -29,4 +29,19 @@ describe('multipart encoding', () => {
 		expect((parsed.file as { data: Buffer }).data.equals(pdf)).toBe(true);
 		expect(parsed.metadata).toEqual({ batch: 'ünïcode "quoted"' });
 	});
+
+	it('encodes 60,000 recipients (360,000 fields) without running out of stack, and they read back', async () => {
+		const recipients = Array.from({ length: 60_000 }, (_, i) => ({
+			address: { name: `Customer ${i}`, line: `${i} High Street\nLeeds`, postcode: 'LS1 4AP', country: 'GB' },
+			variables: { n: String(i), ünï: 'x' },
+		}));
+		const fields = flattenFormFields({ content: '<p>Hi</p>', recipients });
+		expect(fields).toHaveLength(1 + 60_000 * 6);
+		const multipart = encodeMultipart(fields);
+		const body = (await multipart.open()) as Buffer;
+		expect(body.length).toBe(multipart.length);
+		const parsed = (await parseBody(body, multipart.contentType)) as { recipients: typeof recipients };
+		expect(parsed.recipients).toHaveLength(60_000);
+		expect(parsed.recipients[59_999]).toEqual(recipients[59_999]);
+	});
 });
