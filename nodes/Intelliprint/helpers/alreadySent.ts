@@ -48,6 +48,11 @@ function scanFor(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, d
 	return scan;
 }
 
+/** Every sent key on the print jobs of the look-back period, with its job (the same single read as checkSent). */
+export async function sentKeysFound(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, days: number): Promise<Map<string, string>> {
+	return await scanFor(ctx, itemIndex, testmode, days).found;
+}
+
 export function sentKeyOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
 	const key = textValue(ctx, itemIndex, value, 'Skip Items Already Sent → Key')?.trim();
 	if (!key || key.length > MAX_KEY_LENGTH) {

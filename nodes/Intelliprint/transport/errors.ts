@@ -30,7 +30,7 @@ const EXPLANATIONS: Record<string, Explanation> = {
 	},
 	body_too_large: {
 		message: () => 'The request is larger than Intelliprint accepts (about 100 MiB)',
-		hint: 'Split the PDF into smaller files, or send fewer extra documents with it.',
+		hint: 'Send a smaller PDF or fewer extra documents; for a mail run from rows, lower Options → "Letters per Print Job".',
 	},
 	no_api_key: {
 		message: () => 'Intelliprint received no API key',

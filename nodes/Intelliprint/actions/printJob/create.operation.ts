@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkSent, SENT_KEY_METADATA, sentKeyOf } from '../../helpers/alreadySent';
+import { checkSent, SENT_KEY_METADATA, sentKeyOf, sentKeysFound } from '../../helpers/alreadySent';
+import { errorItem } from '../../helpers/errorItem';
 import { recordCreated } from '../../helpers/ledger';
+import { addressDigest, planParts, sentPartsOf } from '../../helpers/mailRunParts';
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
@@ -15,6 +17,9 @@ import { toolDefault } from '../tool.descriptions';
 import { sourceFields } from './createSource.description';
 import { applyTypeOptions, postcardFields } from './postcard.description';
 import { printJobSettingFields } from './printJobOptions.description';
+
+/** About 15 MB of request with a few variables a letter: well inside the API's (reported) 100 MiB. */
+const LETTERS_PER_JOB = 10_000;
 
 const properties: INodeProperties[] = [
 	...sourceFields,
@@ -55,6 +60,16 @@ const properties: INodeProperties[] = [
 				description: "The file name Intelliprint shows, instead of the binary's own",
 			},
 			...postcardFields,
+			{
+				displayName: 'Letters per Print Job',
+				name: 'lettersPerJob',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: LETTERS_PER_JOB,
+				displayOptions: { show: { '/source': ['content'], '/recipientsFrom': ['allItems'] } },
+				description:
+					'A mail run with more rows becomes several print jobs of at most this many letters each. Intelliprint accepts requests up to about 100 MiB; 10,000 letters with a few fields each are about 15 MB.',
+			},
 			{
 				displayName: 'Reference',
 				name: 'reference',
@@ -106,8 +121,48 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const { recipients, itemIndexes, errorItems: errors } = recipientsOfAllItems(this);
 	if (!recipients.length) return errors;
-	const jobItems = await createJob(this, itemIndexes[0], () => sourceBody(this, itemIndexes[0], 'content', recipients), itemIndexes);
-	return [...jobItems, ...errors];
+	const first = itemIndexes[0];
+	const options = this.getNodeParameter('options', first, {}) as IDataObject;
+	const runKey = options.sentKey ? sentKeyOf(this, first, options.sentKey) : undefined;
+	const found = runKey ? await sentKeysFound(this, first, testmodeOf(this, first), Number(options.sentKeyLookBackDays) || 30) : undefined;
+	// A run sent whole, as one print job under its own key (before mail runs were split), is done.
+	if (runKey && found?.has(runKey)) return [...(await sentJobItems(this, found.get(runKey)!, first, itemIndexes)), ...errors];
+
+	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
+	const recipientOfRow = new Map(itemIndexes.map((row, index) => [row, recipients[index]]));
+	const parts = planParts(this, itemIndexes, perJob, runKey, runKey && found ? sentPartsOf(runKey, found) : [], addressDigest(recipientOfRow));
+	const output: INodeExecutionData[] = [];
+	for (const [index, part] of parts.entries()) {
+		try {
+			const made = part.sentAs
+				? await sentJobItems(this, part.sentAs, part.rows[0], part.rows)
+				: await createJob(this, part.rows[0], () => sourceBody(this, part.rows[0], 'content', part.rows.map((row) => recipientOfRow.get(row)!)), part.rows, {
+						number: index + 1,
+						of: parts.length,
+						letters: part.rows.length,
+						sentKey: part.sentKey,
+					});
+			for (const item of made) output.push(item);
+		} catch (caught) {
+			const error = caught instanceof NodeError ? caught : new NodeOperationError(this.getNode(), caught as Error, { itemIndex: part.rows[0] });
+			// With Continue On Fail a part that failed does not stop the parts after it: its rows get the error.
+			if (!this.continueOnFail()) throw error;
+			output.push({ ...errorItem(this, error, part.rows[0]), pairedItem: part.rows.map((item) => ({ item })) });
+		}
+	}
+	for (const item of errors) output.push(item);
+	return output;
+}
+
+/** Test mode unless asked for live and allowed (an AI agent's jobs are test jobs unless the builder allows live). */
+function testmodeOf(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	return (ctx.getNodeParameter('testmode', itemIndex, false) as boolean) || !liveAllowed(ctx, itemIndex);
+}
+
+/** An existing print job, output as already sent for the rows it holds. */
+async function sentJobItems(ctx: IExecuteFunctions, printJobId: string, itemIndex: number, fromItems?: number[]): Promise<INodeExecutionData[]> {
+	const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex });
+	return await printJobItems(ctx, [job], itemIndex, { extra: { already_sent: true }, fromItems });
 }
 
 /** Creates one print job (unless its sent key shows it exists already) and shapes its output. */
@@ -116,30 +171,55 @@ async function createJob(
 	itemIndex: number,
 	source: () => Promise<FormObject>,
 	fromItems?: number[],
+	part?: MailRunPart,
 ): Promise<INodeExecutionData[]> {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const askedForTest = ctx.getNodeParameter('testmode', itemIndex, false) as boolean;
-	const testmode = askedForTest || !liveAllowed(ctx, itemIndex);
+	const testmode = testmodeOf(ctx, itemIndex);
 	const extra = testmode && !askedForTest ? { live_refused: true } : undefined;
 	const type = ctx.getNodeParameter('type', itemIndex, 'letter') as string;
 	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: ctx.getNodeParameter('confirmed', itemIndex, false) as boolean });
 	applyTypeOptions(settings, options, type);
-	const sentKey = options.sentKey ? sentKeyOf(ctx, itemIndex, options.sentKey) : undefined;
+	// A mail run's parts carry keys of their own (see mailRunParts.ts).
+	const sentKey = part ? part.sentKey : options.sentKey ? sentKeyOf(ctx, itemIndex, options.sentKey) : undefined;
 	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30) : undefined;
-	if (check?.sent) {
-		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${check.printJobId}`, itemIndex });
-		return await printJobItems(ctx, [job], itemIndex, { extra: { already_sent: true }, fromItems });
-	}
+	if (check?.sent) return await sentJobItems(ctx, check.printJobId, itemIndex, fromItems);
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };
 
 	let created: string | undefined;
 	try {
 		const multipart = encodeMultipart(flattenFormFields({ ...(await source()), testmode, ...settings }));
-		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', multipart, itemIndex });
+		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', multipart, itemIndex }).catch((error: NodeError) => {
+			throw part ? explainTooLarge(error, part, multipart.length) : error;
+		});
 		created = job.id;
 		recordCreated(ctx, itemIndex, job.id);
 		return await printJobItems(ctx, [job], itemIndex, { fromItems, extra });
 	} finally {
 		if (check && !check.sent) check.done(created);
 	}
+}
+
+/** A mail run of more rows than "Letters per Print Job" is sent as several print jobs, one part each. */
+interface MailRunPart {
+	number: number;
+	of: number;
+	letters: number;
+	sentKey?: string;
+}
+
+/** "Too large" for a mail run names the setting that makes the requests smaller. */
+function explainTooLarge(error: NodeError, part: MailRunPart, bytes: number): NodeError {
+	if (error.context.code !== 'body_too_large') return error;
+	const megabytes = (bytes / 1024 / 1024).toFixed(1);
+	const fewer = Math.max(1, Math.floor(part.letters / 2));
+	error.description = [
+		`Print job ${part.number} of ${part.of} of this mail run had ${part.letters} letters in a ${megabytes} MB request, more than Intelliprint accepts.`,
+		`Set Options → "Letters per Print Job" lower (e.g. ${fewer}), or send fewer fields as variables ("Variables" → "Chosen Fields").`,
+		part.number > 1 ? 'The print jobs before it were created: turn on "Skip Items Already Sent" before you run it again.' : '',
+		error.description ?? '',
+	]
+		.filter(Boolean)
+		.join(' ');
+	return error;
 }

@@ -46,7 +46,7 @@ describe('API errors become messages that say what happened and what to do', () 
 		[400, 'invalid_request_error', 'parameter_missing', 'file', 'Intelliprint needs a value for "file"', 'binary property'],
 		[400, 'invalid_request_error', 'parameter_invalid', 'postage.service', 'Intelliprint refused the value given for "postage.service"', 'allowed values'],
 		[400, 'invalid_request_error', 'body_incorrect_format', undefined, 'Intelliprint could not read the request body', 'PDFs'],
-		[413, 'invalid_request_error', 'body_too_large', undefined, 'The request is larger than Intelliprint accepts (about 100 MiB)', 'Split the PDF'],
+		[413, 'invalid_request_error', 'body_too_large', undefined, 'The request is larger than Intelliprint accepts (about 100 MiB)', 'Letters per Print Job'],
 		[402, 'payment_error', 'payment_error', undefined, 'Intelliprint could not take payment for this print job', 'Top up'],
 		[403, 'authentication_error', 'forbidden', undefined, 'This API key is not allowed to do that', 'account owner'],
 		[500, 'internal_error', 'internal_error', undefined, 'Intelliprint had an internal fault', 'request ID'],

@@ -1,0 +1,98 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { createHash } from 'crypto';
+
+import type { Recipient } from './recipients';
+
+/**
+ * A mail run of more rows than "Letters per Print Job" is sent as several print jobs. Under "Skip
+ * Items Already Sent" each part's key names the input items it holds and what they said,
+ * `<run key>#<first>-<last>/<count>/<digest of their addresses>` (item numbers from 1), not its
+ * position: a rerun with another "Letters per Print Job" still sees which rows went out, and sends
+ * only the others.
+ */
+export interface Part {
+	/** Input item indexes of the part's letters, in order. */
+	rows: number[];
+	/** Its sent key, when the run has one. */
+	sentKey?: string;
+	/** The print job that already holds these rows (a rerun). */
+	sentAs?: string;
+}
+
+export interface SentPart {
+	from: number;
+	to: number;
+	count: number;
+	digest: string;
+	printJobId: string;
+}
+
+const PART_KEY = /#(\d+)-(\d+)\/(\d+)\/([\w-]+)$/;
+
+/** The parts of a run already on Intelliprint, from the sent keys found: key → print job ID. */
+export function sentPartsOf(runKey: string, found: Map<string, string>): SentPart[] {
+	const parts: SentPart[] = [];
+	for (const [key, printJobId] of found) {
+		if (!key.startsWith(`${runKey}#`)) continue;
+		const match = PART_KEY.exec(key);
+		if (match && key.length === runKey.length + match[0].length) {
+			parts.push({ from: Number(match[1]) - 1, to: Number(match[2]) - 1, count: Number(match[3]), digest: match[4], printJobId });
+		}
+	}
+	return parts;
+}
+
+/**
+ * Splits the rows (input item indexes, ascending) into parts of at most `perJob` letters. Rows that
+ * an earlier run sent are given as that run's parts; a part never spans rows sent before. A sent
+ * part whose item range now holds a different number of rows stops the run: the input changed, and
+ * guessing could post a letter twice or never.
+ */
+export function planParts(
+	ctx: IExecuteFunctions,
+	rows: number[],
+	perJob: number,
+	runKey: string | undefined,
+	sent: SentPart[],
+	digestOf: (rows: number[]) => string,
+): Part[] {
+	const parts: Part[] = [];
+	const coveredBy = new Map<number, SentPart>();
+	for (const part of [...sent].sort((a, b) => a.from - b.from)) {
+		const inside = rows.filter((row) => row >= part.from && row <= part.to);
+		if (inside.length === 0) continue;
+		if (inside.length !== part.count || digestOf(inside) !== part.digest) {
+			throw new NodeOperationError(ctx.getNode(), `Items ${part.from + 1} to ${part.to + 1} changed since print job ${part.printJobId} was made from them`, {
+				itemIndex: inside[0],
+				description: `That print job holds ${part.count} letters from those items; they now give ${inside.length}${inside.length === part.count ? ' with other addresses' : ''}. Nothing was sent. Run the same items as before, or give this run a new "Skip Items Already Sent" key.`,
+			});
+		}
+		for (const row of inside) coveredBy.set(row, part);
+		parts.push({ rows: inside, sentAs: part.printJobId });
+	}
+	let segment: number[] = [];
+	const flush = () => {
+		for (let from = 0; from < segment.length; from += perJob) {
+			const chunk = segment.slice(from, from + perJob);
+			const key = runKey ? `${runKey}#${chunk[0] + 1}-${chunk[chunk.length - 1] + 1}/${chunk.length}/${digestOf(chunk)}` : undefined;
+			parts.push({ rows: chunk, sentKey: key });
+		}
+		segment = [];
+	};
+	for (const row of rows) {
+		if (coveredBy.has(row)) flush();
+		else segment.push(row);
+	}
+	flush();
+	return parts.sort((a, b) => a.rows[0] - b.rows[0]);
+}
+
+/** A short digest of the rows' addresses, in order: the same rows give the same digest on a rerun. */
+export function addressDigest(recipientOfRow: Map<number, Recipient>): (rows: number[]) => string {
+	return (rows) => {
+		const hash = createHash('sha256');
+		for (const row of rows) hash.update(JSON.stringify(recipientOfRow.get(row)?.address ?? null));
+		return hash.digest('base64url').slice(0, 10);
+	};
+}
