@@ -11,9 +11,17 @@ const SMALLEST_SHARE = 1 / 8;
 const QUIET_SPELL = 1 / 6;
 /**
  * The part of the window's quickest exchange that is not the API's work after counting: building
- * and sending the request in this process, the network there and back.
+ * and sending the request in this process, the network there and back. On a busy host this
+ * process is also late by its event loop's lag, measured as it goes (see hostLagMs).
  */
 const ALLOWANCE_MS = 100;
+
+/** What a request may still spend waiting out rate limiting (see FaultBudget), and whether it had a 429 itself. */
+export interface WaitingBudget {
+	rateLimited: boolean;
+	readonly remainingMs: number;
+	spend(ms: number): void;
+}
 
 interface Slot {
 	sentAt: number;
@@ -57,6 +65,8 @@ export class Pacer {
 	private refusedAt = Number.NEGATIVE_INFINITY;
 	private probe = 1;
 	private readonly sleepers = new Set<() => void>();
+	/** How late this process's timers fired (when, by how much): its event loop's lag, the host's busyness. */
+	private lags: Array<[number, number]> = [];
 
 	/** How many requests this process allows itself per window now. */
 	share(limit: RateLimit, now = Date.now()): number {
@@ -70,7 +80,7 @@ export class Pacer {
 	 * slot. Call the returned function with the answer's status when it arrives (or with nothing
 	 * when the attempt failed on the wire).
 	 */
-	async waitForSlot(limit: RateLimit): Promise<(status?: number) => void> {
+	async waitForSlot(limit: RateLimit, waiting?: WaitingBudget): Promise<((status?: number) => void) | undefined> {
 		for (;;) {
 			const now = Date.now();
 			this.slots = this.slots.filter((slot) => slot.answeredAt > now - limit.windowMs);
@@ -91,8 +101,18 @@ export class Pacer {
 				const probingFrom = this.refusedAt + limit.windowMs * QUIET_SPELL;
 				if (probingFrom > now) waitMs = Math.min(waitMs, probingFrom - now + 1);
 			}
-			await this.pause(waitMs);
+			// Held by a 429 (anyone's), or after the caller's own 429, the wait is waiting out rate
+			// limiting: it counts against the caller's budget, and one it cannot afford ends now.
+			const charged = waiting && (waiting.rateLimited || this.blockedUntil > now);
+			if (charged && waitMs > waiting.remainingMs) return undefined;
+			await this.pause(waitMs, limit);
+			if (charged) waiting.spend(Date.now() - now);
 		}
+	}
+
+	/** When nobody in this process may send again after a 429. */
+	get heldUntil(): number {
+		return this.blockedUntil;
 	}
 
 	private answered(limit: RateLimit, slot: Slot, status: number | undefined): void {
@@ -111,7 +131,18 @@ export class Pacer {
 	/** How much of every answer time of the window came after the API counted the request, at the least. */
 	private surelyAfterCounting(now: number): number {
 		const answerTimes = this.slots.filter((slot) => slot.answeredAt <= now).map((slot) => slot.answeredAt - slot.sentAt);
-		return Math.max(0, Math.min(...answerTimes) - ALLOWANCE_MS);
+		return Math.max(0, Math.min(...answerTimes) - ALLOWANCE_MS - this.hostLagMs());
+	}
+
+	/**
+	 * The longest lag of this process's event loop in the last window. A busy host (CPU saturated
+	 * beside n8n) makes every exchange slower on this side, the quickest one too, and that time
+	 * came before the API counted; without it the pacer dated slots too early and drew 429s.
+	 */
+	private hostLagMs(): number {
+		let longest = 0;
+		for (const [, lag] of this.lags) longest = Math.max(longest, lag);
+		return longest;
 	}
 
 	/**
@@ -129,13 +160,22 @@ export class Pacer {
 		return live.every((slot) => slot.sentAt > arrivesBy - limit.windowMs);
 	}
 
-	/** Waits, or less when a probe was accepted: the share just grew. */
-	private async pause(ms: number): Promise<void> {
+	/** Waits, or less when a probe was accepted: the share just grew. How late the timer fires is the host's lag. */
+	private async pause(ms: number, limit: RateLimit): Promise<void> {
 		let wake = () => {};
 		const woken = new Promise<void>((resolve) => (wake = resolve));
 		this.sleepers.add(wake);
-		await Promise.race([sleep(ms), woken]);
+		const started = Date.now();
+		const timedOut = await Promise.race([sleep(ms).then(() => true), woken.then(() => false)]);
 		this.sleepers.delete(wake);
+		if (!timedOut) return;
+		const now = Date.now();
+		const lag = Math.max(0, now - started - ms);
+		// One entry a second (its longest lag): a hundred items pausing make thousands of samples a window.
+		const last = this.lags[this.lags.length - 1];
+		if (last && now - last[0] < 1000) last[1] = Math.max(last[1], lag);
+		else this.lags.push([now, lag]);
+		this.lags = this.lags.filter(([at]) => at > now - limit.windowMs);
 	}
 
 	/**

@@ -10,8 +10,8 @@ import { backoffMs, faultBudget, retryAfterMs, timeoutFor } from './waits';
 
 /** How many times a request is repeated after a server fault or a wire fault (as the official SDK). */
 const MAX_FAULT_RETRIES = 3;
-/** However short the waits a 429 asks for, a request gives up after this many (besides the time budget). */
-const MAX_RATE_LIMITED_RETRIES = 10;
+/** A 429 that asks for no wait (or none we can read) is not sent again sooner: the API is busy. */
+const LEAST_RATE_LIMITED_WAIT_MS = 250;
 
 /** One HTTP exchange as the transport sends it: what to send, and the rules that apply to it. */
 export interface Exchange {
@@ -55,6 +55,10 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 	let attempts = 0;
 	let faultRetries = 0;
 	let rateLimitedRetries = 0;
+	// After its own 429, every wait of the item until an answer comes is waiting out rate limiting,
+	// and so is any wait on a hold another item's 429 put on everyone: Give Up Waiting After is the
+	// only limit on them (see Pacer.waitForSlot).
+	let rateLimited: { asked: boolean } | undefined;
 	for (;;) {
 		// A streamed body is used up by an attempt: every attempt opens its own.
 		const body = multipart ? await multipart.open() : options.body;
@@ -69,7 +73,9 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 			sendCredentialsOnCrossOriginRedirect: false,
 		};
 		const pacer = toApi ? pacerFor(settings.limitKey) : undefined;
-		const answered = pacer ? await pacer.waitForSlot(settings.limit) : () => undefined;
+		const waiting = { rateLimited: rateLimited !== undefined, get remainingMs() { return budget.remainingMs; }, spend: (ms: number) => budget.spend(ms) };
+		const answered = pacer ? await pacer.waitForSlot(settings.limit, waiting) : () => undefined;
+		if (!answered) throw rateLimitedError(ctx, Math.max(0, (pacer?.heldUntil ?? 0) - Date.now()), rateLimited?.asked ?? false, itemIndex);
 		attempts++;
 		const startedAt = Date.now();
 		let response: IN8nHttpFullResponse;
@@ -98,14 +104,16 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 		}
 		const status = response.statusCode;
 		answered(status);
+		if (status === 429 && rateLimited) budget.spend(Date.now() - startedAt);
+		if (status !== 429) rateLimited = undefined;
 
 		// A 429 means the API did nothing with the request, so even a create may be sent again.
 		const waitable = status === 429 || (status >= 500 && repeatable && faultRetries < MAX_FAULT_RETRIES);
 		if (!waitable) return response;
 		const asked = retryAfterMs(header(response, 'retry-after'));
-		const delay = asked ?? backoffMs(status === 429 ? rateLimitedRetries : faultRetries);
-		const outOfTries = status === 429 && rateLimitedRetries >= MAX_RATE_LIMITED_RETRIES;
-		const givingUp = outOfTries || !budget.allows(delay);
+		const delay =
+			status === 429 ? Math.max(LEAST_RATE_LIMITED_WAIT_MS, asked ?? backoffMs(rateLimitedRetries)) : (asked ?? backoffMs(faultRetries));
+		const givingUp = !budget.allows(delay);
 		// Everyone using this credential in this process holds back, not only this item; but a wait
 		// this item will not make does not hold up the others.
 		if (pacer && status === 429) pacer.refused(settings.limit, givingUp ? 0 : Date.now() + delay);
@@ -115,7 +123,8 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 		}
 		if (status === 429) rateLimitedRetries++;
 		else faultRetries++;
-		if (pacer && status === 429) budget.spend(delay);
+		// With a pacer the wait happens in waitForSlot (the hold just set), charged there.
+		if (pacer && status === 429) rateLimited = { asked: asked !== undefined };
 		else await budget.wait(delay);
 	}
 }

@@ -61,13 +61,25 @@ describe('API errors become messages that say what happened and what to do', () 
 		expect(error?.context).toMatchObject({ code, itemIndex: 0, ...(param ? { param } : {}) });
 	});
 
-	it('rate limiting that outlasts every wait', async () => {
-		api.fake.faults.push({ method: 'GET', status: 429, headers: { 'retry-after': '0' }, times: 20 });
-		const { error } = await api.run({ parameters: get });
+	it('rate limiting that outlasts every wait: only "Give Up Waiting After" ends it, not a count of retries', async () => {
+		api.fake.faults.push({ method: 'GET', status: 429, headers: { 'retry-after': '0' }, times: 1000 });
+		const started = Date.now();
+		const { error } = await api.run({ parameters: get, credentials: { maxWaitSeconds: 4 } });
+		const waited = Date.now() - started;
 		expect(error?.message).toBe('Intelliprint is still rate limiting this API key');
 		expect(error?.description).toContain('Requests Allowed');
 		expect(error?.description).toMatch(/try again after \d{4}-\d\d-\d\dT/i);
-		expect(api.apiCalls()).toHaveLength(11);
+		// "Retry-After: 0" is waited as 250 ms: about 16 tries in 4 s (a count of 10 used to end it sooner).
+		expect(api.apiCalls().length).toBeGreaterThan(11);
+		// The promise: never past the budget and one answer's time (a read's timeout is 30 s; these answer at once).
+		expect(waited).toBeLessThan(4000 + 2000);
+	});
+
+	it('a 429 that asks for a short wait is retried until it goes through while budget remains', async () => {
+		api.fake.faults.push({ method: 'GET', status: 429, headers: { 'retry-after': '0' }, times: 14 });
+		const { error } = await api.run({ parameters: get });
+		expect(error?.message).toBe('Intelliprint has nothing with that ID');
+		expect(api.apiCalls()).toHaveLength(15);
 	});
 
 	it('a Retry-After longer than the item may wait fails at once, saying when to try again', async () => {

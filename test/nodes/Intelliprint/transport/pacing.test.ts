@@ -60,7 +60,7 @@ async function execution(
 		while (next < items) {
 			const item = next++;
 			for (;;) {
-				const answered = await pacer.waitForSlot(limit);
+				const answered = (await pacer.waitForSlot(limit))!;
 				await sleep(wayThereMs(item));
 				const { status, retryAfterMs } = await api.call(name);
 				answered(status);

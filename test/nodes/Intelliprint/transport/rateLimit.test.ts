@@ -26,6 +26,22 @@ describe('rate limit', () => {
 		expect(run.items.map((i) => i.json.reference)).toEqual(items(15).map((i) => i.files.data.fileName));
 	});
 
+	it('in a 429 storm without Retry-After no item waits past Give Up Waiting After, whatever the others wait', async () => {
+		api.fake.faults.push({ method: 'POST', status: 429, times: 100_000 });
+		const started = Date.now();
+		const run = await api.run({
+			parameters: { resource: 'printJob', operation: 'create', binaryPropertyName: 'data' },
+			items: items(10),
+			credentials: { rateLimitRequests: 10, rateLimitWindowSeconds: 2, maxWaitSeconds: 5 },
+			continueOnFail: true,
+		});
+		const waited = Date.now() - started;
+		expect(run.items.map((item) => item.json.error)).toEqual(Array(10).fill('Intelliprint is still rate limiting this API key'));
+		// Ten items, ten at once: each waited at most its 5 s and one answer (before: 51 s, others' holds uncharged).
+		expect(waited).toBeLessThan(5000 + 2000);
+		api.fake.faults.length = 0;
+	});
+
 	it('paces a run to the credential limit so the API never has to refuse', async () => {
 		const run = await createMany(25, { rateLimitRequests: 10, rateLimitWindowSeconds: 2 });
 		expect(run.error).toBeUndefined();
