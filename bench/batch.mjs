@@ -11,9 +11,13 @@ import fs from 'fs-extra';
 import sandboxModule from '../test/fake-api/sandbox.ts';
 import runnerModule from '../test/e2e/n8n.ts';
 import { bigPdf, markdownTable, measuredRun, serverSeconds } from './measure.mjs';
+import loadModule from '../test/e2e/deliveryLoad.ts';
 
 const { SANDBOX, startSandbox } = sandboxModule;
 const { installN8n, N8nInstance } = runnerModule;
+const { cpuHog } = loadModule;
+// BENCH_HOSTS=quiet,busy: each run also on a busy host, a CPU hog per core beside n8n for the whole run.
+const HOSTS = (process.env.BENCH_HOSTS || 'quiet').split(',');
 
 const N = Number(process.env.BENCH_ITEMS || 300);
 const LIMIT = { requests: 100, windowMs: Number(process.env.BENCH_WINDOW_MS || 10_000) };
@@ -79,14 +83,16 @@ const configs = [
 const id = (prefix, suffix) => `${prefix}${suffix}`.padEnd(16, '0').slice(0, 16);
 // BENCH_ONLY=Node,HttpW runs only those (the ends of the workflow ids: Node, HttpC, HttpS, HttpW, Big).
 const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : undefined;
-const runs = [
+const workflows = [
 	...LATENCIES_MS.flatMap((latency) => configs.map(([label, prefix, create]) => ({ label, latency, wf: workflow(id(prefix, latency), 'cover-letter.pdf', N, create) }))),
 	{ label: 'this node: one 100 MB PDF', latency: 0, wf: workflow('ipBenchBigNode01', 'big-100mb.pdf', 1, intelliprintCreate) },
 	{ label: 'HTTP Request: one 100 MB PDF', latency: 0, wf: workflow('ipBenchBigHttp01', 'big-100mb.pdf', 1, httpCreate()) },
 ].filter(({ wf }) => !only || only.some((name) => wf.id.startsWith(`ipBench${name}`)));
+// Quiet and busy runs of one latency side by side: same workflow, same sandbox state.
+const runs = workflows.flatMap((run) => HOSTS.map((host) => ({ ...run, host })));
 const folder = `${n8n.userFolder}/bench-workflows`;
 await fs.ensureDir(folder);
-await n8n.importWorkflows(await Promise.all(runs.map(async ({ wf }) => {
+await n8n.importWorkflows(await Promise.all(workflows.map(async ({ wf }) => {
 	const file = `${folder}/${wf.id}.json`;
 	await fs.writeJson(file, wf);
 	return file;
@@ -124,7 +130,7 @@ const coverLetter = Buffer.from(await (await fetch(`${SANDBOX.filesUrl}/demo/cov
 /** Per latency: the sandbox's own time for one window's worth of creates at once (measured once). */
 const lastWave = new Map();
 const rows = [];
-for (const { label, latency, wf } of runs) {
+for (const { label, latency, wf, host } of runs) {
 	sandbox.latencyMs = latency;
 	if (!lastWave.has(latency) && N > 1) {
 		await settle();
@@ -134,9 +140,15 @@ for (const { label, latency, wf } of runs) {
 	sandbox.prints.jobs.clear();
 	// Let the previous run's requests leave the window, so every run starts from the same place.
 	await settle();
-	say(`running: ${label}, latency ${latency} ms...`);
+	say(`running: ${label}, latency ${latency} ms, ${host} host...`);
 	const items = JSON.parse(wf.nodes[1].parameters.jsonOutput).n.length;
-	const measured = await measuredRun(n8n, wf.id);
+	const hog = host === 'busy' ? cpuHog(Number(process.env.BENCH_HOGS || 2)) : undefined;
+	let measured;
+	try {
+		measured = await measuredRun(n8n, wf.id);
+	} finally {
+		await hog?.stop();
+	}
 	if (process.env.BENCH_TIMELINE) await writeTimeline(wf.id, sandbox.requests);
 	const created = [...sandbox.prints.jobs.values()];
 	const perReference = new Map();
@@ -145,6 +157,7 @@ for (const { label, latency, wf } of runs) {
 	const minimum = minimumSeconds(items, latency);
 	rows.push({
 		run: label,
+		host,
 		'latency ms': latency,
 		items,
 		'create step s': measured.stepSeconds?.toFixed(1) ?? '-',
@@ -162,7 +175,7 @@ for (const { label, latency, wf } of runs) {
 await sandbox.stop();
 
 const heading = [
-	`Batch benchmark: ${N} print-job creates, sandbox limit ${LIMIT.requests} requests per ${LIMIT.windowMs / 1000} s (${LIMIT.windowMs === 60_000 ? "the API's own limit" : "the API's 100 per minute, window shortened"}), server latency per request ${LATENCIES_MS.join(' / ')} ms, n8n 2.41.1, ${new Date().toISOString().slice(0, 10)}`,
+	`Batch benchmark: ${N} print-job creates${HOSTS.includes('busy') ? ` (host "busy": ${process.env.BENCH_HOGS || 2} CPU hogs spinning beside n8n on this 2-core machine for the whole run)` : ''}, sandbox limit ${LIMIT.requests} requests per ${LIMIT.windowMs / 1000} s (${LIMIT.windowMs === 60_000 ? "the API's own limit" : "the API's 100 per minute, window shortened"}), server latency per request ${LATENCIES_MS.join(' / ')} ms, n8n 2.41.1, ${new Date().toISOString().slice(0, 10)}`,
 	`"x burst minimum": the Create step's time (from n8n's run data) over the least the sliding window allows: (ceil(N / ${LIMIT.requests}) - 1) x ${LIMIT.windowMs / 1000} s + one latency = ${minimumSeconds(N, 0).toFixed(0)} s + latency. "x server minimum": the same, with the last window's worth taking as long as the sandbox itself needs to answer ${Math.min(N, LIMIT.requests)} creates sent at once (measured per latency from the bench process, which also runs the sandbox, so a little high: ${[...lastWave].map(([latency, seconds]) => `${latency} ms → ${seconds.toFixed(1)} s`).join(', ')}). "x N/R·W": over the limit's rate, N / ${LIMIT.requests} x ${LIMIT.windowMs / 1000} s = ${((N / LIMIT.requests) * (LIMIT.windowMs / 1000)).toFixed(0)} s. "items failed": items without a print job; "duplicates": print jobs created more than once for one item. Peak RSS: the n8n process's VmHWM.`,
 ];
 say('');
