@@ -192,6 +192,8 @@ const markdown = [
 	...markdownTable(rows),
 	'',
 ];
-// The default run writes RESULTS.md; a run with the API's real 60 s window keeps its own file beside it.
-const resultsFile = LIMIT.windowMs === 10_000 ? 'RESULTS.md' : `RESULTS-window-${LIMIT.windowMs / 1000}s.md`;
-await fs.writeFile(new URL(`./${resultsFile}`, import.meta.url), markdown.join('\n'));
+// The default run writes RESULTS.md; a run with the API's real 60 s window keeps its own file beside it; a
+// partial or quiet-and-busy run (BENCH_ONLY, BENCH_HOSTS) goes to .bench, to be copied in by hand.
+const resultsFile =
+	only || process.env.BENCH_HOSTS ? '../.bench/RESULTS-batch.md' : LIMIT.windowMs === 10_000 ? 'RESULTS.md' : `RESULTS-window-${LIMIT.windowMs / 1000}s.md`;
+await fs.outputFile(new URL(`./${resultsFile}`, import.meta.url).pathname, markdown.join('\n'));

@@ -4,7 +4,7 @@ export { connectionSettings, CREDENTIAL_TYPE, DEFAULT_BASE_URL } from './connect
 export type { IntelliprintContext } from './connection';
 export { apiRequestAllItems, listPage, MAX_PAGE_SIZE } from './pagination';
 export type { ListPage } from './pagination';
-export { encodeMultipart, flattenFormFields } from './multipart';
+export { createBody, encodeMultipart, flattenFormFields } from './multipart';
 export type { BinaryStream, FilePart, FormObject, FormValue, MultipartBody } from './multipart';
 export { downloadFile } from './download';
 export type { DownloadedFile } from './download';

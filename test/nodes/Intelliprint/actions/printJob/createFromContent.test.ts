@@ -33,6 +33,13 @@ describe('Print Job → Create from content', () => {
 		});
 	});
 
+	it('sends a mail run as JSON (no file part): a fifth of its multipart size', async () => {
+		await api.run({ parameters: fromContent(), items: rows(3) });
+		const [call] = api.apiCalls();
+		expect(call.contentType).toBe('application/json');
+		expect(call.body).toMatchObject({ testmode: true, recipients: [{ variables: { amount_due: '10' } }, {}, {}] });
+	});
+
 	it('the job item of a mail run pairs with every row', async () => {
 		const { items } = await api.run({ parameters: fromContent(), items: rows(3) });
 		expect(items).toHaveLength(1);
@@ -102,7 +109,7 @@ describe('Print Job → Create from content', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ type: 'postcard' });
 		const body = api.apiCalls()[0].body;
-		expect(body).toMatchObject({ type: 'postcard', postage: { service: 'uk_first_class', ideal_envelope: 'postcard_a5' }, printing: { matt_finish: 'true' } });
+		expect(body).toMatchObject({ type: 'postcard', postage: { service: 'uk_first_class', ideal_envelope: 'postcard_a5' }, printing: { matt_finish: true } });
 		expect((body.printing as Record<string, unknown>).double_sided).toBeUndefined();
 	});
 });
