@@ -1,5 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
+import type { FaultBudget } from './waits';
+
 export interface RateLimit {
 	requests: number;
 	windowMs: number;
@@ -15,13 +17,6 @@ const QUIET_SPELL = 1 / 6;
  * process is also late by its event loop's lag, measured as it goes (see hostLagMs).
  */
 const ALLOWANCE_MS = 100;
-
-/** What a request may still spend waiting out rate limiting (see FaultBudget), and whether it had a 429 itself. */
-export interface WaitingBudget {
-	rateLimited: boolean;
-	readonly remainingMs: number;
-	spend(ms: number): void;
-}
 
 interface Slot {
 	sentAt: number;
@@ -80,7 +75,7 @@ export class Pacer {
 	 * slot. Call the returned function with the answer's status when it arrives (or with nothing
 	 * when the attempt failed on the wire).
 	 */
-	async waitForSlot(limit: RateLimit, waiting?: WaitingBudget): Promise<((status?: number) => void) | undefined> {
+	async waitForSlot(limit: RateLimit, budget?: FaultBudget, rateLimited = false): Promise<((status?: number) => void) | undefined> {
 		for (;;) {
 			const now = Date.now();
 			this.slots = this.slots.filter((slot) => slot.answeredAt > now - limit.windowMs);
@@ -103,10 +98,10 @@ export class Pacer {
 			}
 			// Held by a 429 (anyone's), or after the caller's own 429, the wait is waiting out rate
 			// limiting: it counts against the caller's budget, and one it cannot afford ends now.
-			const charged = waiting && (waiting.rateLimited || this.blockedUntil > now);
-			if (charged && waitMs > waiting.remainingMs) return undefined;
+			const charged = budget && (rateLimited || this.blockedUntil > now);
+			if (charged && !budget.allows(waitMs)) return undefined;
 			await this.pause(waitMs, limit);
-			if (charged) waiting.spend(Date.now() - now);
+			if (charged) budget.spend(Date.now() - now);
 		}
 	}
 

@@ -73,8 +73,7 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 			sendCredentialsOnCrossOriginRedirect: false,
 		};
 		const pacer = toApi ? pacerFor(settings.limitKey) : undefined;
-		const waiting = { rateLimited: rateLimited !== undefined, get remainingMs() { return budget.remainingMs; }, spend: (ms: number) => budget.spend(ms) };
-		const answered = pacer ? await pacer.waitForSlot(settings.limit, waiting) : () => undefined;
+		const answered = pacer ? await pacer.waitForSlot(settings.limit, budget, rateLimited !== undefined) : () => undefined;
 		if (!answered) throw rateLimitedError(ctx, Math.max(0, (pacer?.heldUntil ?? 0) - Date.now()), rateLimited?.asked ?? false, itemIndex);
 		attempts++;
 		const startedAt = Date.now();

@@ -33,8 +33,8 @@ export function backoffMs(attempt: number): number {
 
 /**
  * How long one item may still spend waiting out faults (429s, 5xx, dropped or hung connections),
- * shared by every request the item makes. Pacing waits do not count: waiting for a free slot in a
- * long run is the plan, not a fault.
+ * shared by every request the item makes. Pacing waits do not count (waiting for a free slot in a
+ * long run is the plan, not a fault), except a wait on a 429's hold or after the item's own 429.
  */
 export class FaultBudget {
 	private spentMs = 0;
