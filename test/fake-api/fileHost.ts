@@ -1,6 +1,6 @@
 import { hostRequest } from './elsewhere';
 import { actsFirst, inject, takeFault, waitsBeforeActing } from './hostile';
-import { readRaw, write, type IncomingMessage, type Reply, type ServerResponse } from './http';
+import { queryText, readRaw, write, type IncomingMessage, type Reply, type ServerResponse } from './http';
 import { extractPages } from './pdf';
 import { letterheadPng } from './png';
 import type { FakeIntelliprint, RecordedRequest } from './server';
@@ -42,7 +42,7 @@ export async function serveFile(fake: FakeIntelliprint, req: IncomingMessage, re
 	const url = new URL(req.url ?? '/', 'http://files');
 	const method = req.method ?? 'GET';
 	const path = url.pathname.replace(/^\/moved(?=\/)/, '');
-	const record: RecordedRequest = { method, path: `files:${url.pathname}`, query: Object.fromEntries(url.searchParams), headers: req.headers, body: {}, status: 0 };
+	const record: RecordedRequest = { method, path: `files:${url.pathname}`, query: Object.fromEntries(url.searchParams), search: queryText(url), headers: req.headers, body: {}, status: 0 };
 	fake.requests.push(record);
 	const seen = hostRequest('files', req, url);
 	if (!apiBody) fake.fileRequests.push(seen);

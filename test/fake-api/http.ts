@@ -93,6 +93,11 @@ export function nextSequence(): number {
 	return ++sequence;
 }
 
+/** A request's query as sent, decoded, keys in order: `fields[]=id&fields[]=reference`. */
+export function queryText(url: URL): string {
+	return [...url.searchParams].map(([key, value]) => `${key}=${value}`).join('&');
+}
+
 /** Newest first: by creation time, then by creation order. */
 export function newestFirst(a: { created: number; _seq?: number }, b: { created: number; _seq?: number }): number {
 	return b.created - a.created || (b._seq ?? 0) - (a._seq ?? 0);

@@ -62,7 +62,9 @@ describe('list sorting', () => {
 });
 
 describe('list fields', () => {
-	it('trims each object to the asked paths plus id and object, in repeated or comma form', async () => {
+	it('trims each object to the asked paths plus id and object, in the SDK\'s fields[] form, repeated or comma form', async () => {
+		const sdk = await list('fields%5B%5D=reference');
+		expect(sdk.data[0]).toEqual({ id: expect.stringMatching(/^print_/), object: 'print', reference: 'a' });
 		const repeated = await list('fields=reference&fields=pages');
 		expect(repeated.data.map((job) => Object.keys(job).sort())).toEqual(Array(3).fill(['id', 'object', 'pages', 'reference']));
 		const comma = await list('fields=reference,%20cost.amount');

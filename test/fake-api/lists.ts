@@ -63,9 +63,12 @@ function sorted<T extends Stored>(all: T[], query: URLSearchParams, fields: Sort
 	return [...all].sort((a, b) => direction * compare(a, b));
 }
 
-/** `fields=id&fields=letters.status` or `fields=id,letters.status`: keeps those paths (through arrays), plus id and object. */
+/**
+ * `fields[]=id&fields[]=letters.status` (what the SDK sends), `fields=id&fields=letters.status` or
+ * `fields=id,letters.status`: keeps those paths (through arrays), plus id and object.
+ */
 function trimmer(query: URLSearchParams): ((entry: unknown) => unknown) | undefined {
-	const paths = query.getAll('fields').flatMap((value) => value.split(',')).map((path) => path.trim()).filter(Boolean);
+	const paths = [...query.getAll('fields[]'), ...query.getAll('fields')].flatMap((value) => value.split(',')).map((path) => path.trim()).filter(Boolean);
 	if (paths.length === 0) return undefined;
 	const split = [...paths, 'id', 'object'].map((path) => path.split('.'));
 	return (entry) => pick(entry, split);

@@ -29,6 +29,8 @@ export interface RecordedRequest {
 	method: string;
 	path: string;
 	query: Record<string, string>;
+	/** The query string as sent (decoded), to check its form: `fields[]=id&fields[]=reference`. */
+	search: string;
 	headers: Record<string, string | string[] | undefined>;
 	contentType?: string;
 	/** Parsed body; files are summarised as { fileName, contentType, size }. */

@@ -6,7 +6,7 @@ import { carriesKey, serveElsewhere, type HostRequest } from './elsewhere';
 import { deliver, letterEvent, type Delivery, type FakeEvent, type WebhookTarget } from './events';
 import { serveFile } from './fileHost';
 import { actsFirst, expects, inject, takeFault, waitsBeforeActing, type Fault } from './hostile';
-import { ApiFailure, apiKeyOf, asFailure, failureReply, jsonReply, overLimit, publicView, readRaw, write, type IncomingMessage, type Reply, type ServerResponse } from './http';
+import { ApiFailure, apiKeyOf, asFailure, failureReply, jsonReply, overLimit, publicView, queryText, readRaw, write, type IncomingMessage, type Reply, type ServerResponse } from './http';
 import { listEnvelope, type SortFields } from './lists';
 import { MailingListStore, type FakeMailingList } from './mailingLists';
 import type { FakeOptions, RecordedRequest } from './options';
@@ -206,7 +206,7 @@ export class FakeIntelliprint {
 		const url = new URL(req.url ?? '/', 'http://fake');
 		const method = req.method ?? 'GET';
 		const record: RecordedRequest = {
-			method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers,
+			method, path: url.pathname, query: Object.fromEntries(url.searchParams), search: queryText(url), headers: req.headers,
 			contentType: req.headers['content-type'], body: {}, status: 0, at: Date.now(),
 		};
 		this.requests.push(record);

@@ -44,8 +44,8 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 		method: request.method,
 		url: `${baseUrl}${request.path}`,
 		qs: request.qs,
-		// Lists take repeated keys (`fields=id&fields=metadata`), not PHP-style `fields[]=`.
-		arrayFormat: 'repeat',
+		// Lists take `fields[]=id&fields[]=metadata`, as the SDK sends them: a list even with one entry.
+		arrayFormat: 'brackets',
 		// The body is read as bytes and parsed here, so that an answer that is not JSON is seen as such.
 		json: false,
 		encoding: 'arraybuffer',

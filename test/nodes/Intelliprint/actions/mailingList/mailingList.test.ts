@@ -42,7 +42,7 @@ describe('Mailing List', () => {
 		const many = await api.run({ parameters: list('getMany', { returnAll: true, listOptions: { sortField: 'name', sortOrder: 'asc', fields: 'name' } }) });
 		const names = many.items.map((item) => item.json.name);
 		expect(names.indexOf('Aardvark list')).toBeLessThan(names.indexOf('Zebra list'));
-		expect(api.apiCalls().at(-1)?.query).toMatchObject({ sort_field: 'name', sort_order: 'asc', fields: 'name' });
+		expect(api.apiCalls().at(-1)?.query).toMatchObject({ sort_field: 'name', sort_order: 'asc', 'fields[]': 'name' });
 		const renamed = await api.run({ parameters: list('update', { mailingList: byId(id), newName: 'Renamed' }) });
 		expect(renamed.items[0].json).toMatchObject({ name: 'Renamed', recipients: 2 });
 		const deleted = await api.run({ parameters: list('delete', { mailingList: byId(id) }) });

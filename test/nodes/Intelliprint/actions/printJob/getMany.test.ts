@@ -46,4 +46,16 @@ describe('Print Job → Get Many', () => {
 		// Without a test mode filter, the API's default (live jobs only) applies.
 		expect(queries[2].testmode).toBeUndefined();
 	});
+
+	it('asks for only the fields given, as the SDK does (fields[]=…), a list even with one field', async () => {
+		api.fake.prints.seed(2, { reference: 'trimmed' });
+		const one = await api.run({ parameters: getMany({ returnAll: false, limit: 2, listOptions: { fields: 'reference' }, simplify: false }) });
+		const two = await api.run({ parameters: getMany({ returnAll: false, limit: 2, listOptions: { fields: 'reference, letters.status' }, simplify: false }) });
+		const [first, second] = api.apiCalls().map((call) => call.search);
+		expect(first).toBe('fields[]=reference&limit=2&skip=0');
+		expect(second).toBe('fields[]=reference&fields[]=letters.status&limit=2&skip=0');
+		expect(Object.keys(one.items[0].json).sort()).toEqual(['id', 'object', 'reference']);
+		expect(two.items[0].json).toMatchObject({ reference: 'trimmed', letters: [{ status: expect.any(String) }] });
+		expect(Object.keys(two.items[0].json).sort()).toEqual(['id', 'letters', 'object', 'reference']);
+	});
 });
