@@ -13,10 +13,14 @@ const SMALLEST_SHARE = 1 / 8;
 const QUIET_SPELL = 1 / 6;
 /**
  * The part of the window's quickest exchange that is not the API's work after counting: building
- * and sending the request in this process, the network there and back. On a busy host this
- * process is also late by its event loop's lag, measured as it goes (see hostLagMs).
+ * and sending the request in this process, the network there and back. How late this process's
+ * event loop was during an exchange is taken off it as well (see Slot.lagMs).
  */
 const ALLOWANCE_MS = 100;
+/** How often the event loop's lag is sampled while requests are in flight. */
+const LAG_TICK_MS = 25;
+/** Lag samples are kept as the longest of each such span. */
+const LAG_BUCKET_MS = 100;
 
 interface Slot {
 	sentAt: number;
@@ -24,6 +28,11 @@ interface Slot {
 	at: number;
 	/** When it was answered: surely counted by then (Infinity while in flight). */
 	answeredAt: number;
+	/**
+	 * The longest event-loop lag seen while it was in flight: on a busy host the answer is seen
+	 * that much late (or the request left that much late), time that is not the API's work.
+	 */
+	lagMs: number;
 	probe: boolean;
 }
 
@@ -36,12 +45,12 @@ interface Slot {
  * enough, but dating slots there costs one API latency per window (a second a window for creates
  * answered in a second: 10% of a 10 s window). So a slot is dated at its answer less the part of
  * every answer time of the window that came after counting: the quickest exchange of the window
- * (its way there, the API's work, the way back) less ALLOWANCE_MS for the ways there and back.
- * That holds while the API's work after counting is much the same for every request and none
- * reaches it more than ALLOWANCE_MS quicker than the quickest did. A cold process's first window
- * may break it (its requests are slow to leave while it builds them all at once): a 429 then is
- * waited out and the request sent again like any other (the API did nothing with it), and the
- * quicker exchanges of the next window set the estimate right.
+ * (its way there, the API's work, the way back) less ALLOWANCE_MS for the ways there and back,
+ * each exchange first cleared of this process's own lateness while it was in flight (its event
+ * loop's lag, sampled as it goes: a busy host's share). That holds while the API's work after
+ * counting is much the same for every request and none reaches it more than ALLOWANCE_MS quicker
+ * than the quickest did. When it breaks, a 429 is waited out and the request sent again like any
+ * other (the API did nothing with it).
  *
  * Other processes may spend the same budget (n8n workers in queue mode, another app using the
  * key), and nothing here can see them. A 429 is the API saying so: the pacer then allows itself
@@ -60,8 +69,11 @@ export class Pacer {
 	private refusedAt = Number.NEGATIVE_INFINITY;
 	private probe = 1;
 	private readonly sleepers = new Set<() => void>();
+	/** Callers waiting for a slot, in the order they came. */
+	private readonly line: object[] = [];
 	/** How late this process's timers fired (when, by how much): its event loop's lag, the host's busyness. */
 	private lags: Array<[number, number]> = [];
+	private watchingLag = false;
 
 	/** How many requests this process allows itself per window now. */
 	share(limit: RateLimit, now = Date.now()): number {
@@ -76,33 +88,58 @@ export class Pacer {
 	 * when the attempt failed on the wire).
 	 */
 	async waitForSlot(limit: RateLimit, budget?: FaultBudget, rateLimited = false): Promise<((status?: number) => void) | undefined> {
-		for (;;) {
-			const now = Date.now();
-			this.slots = this.slots.filter((slot) => slot.answeredAt > now - limit.windowMs);
-			const live = this.slots.filter((slot) => slot.at > now - limit.windowMs);
-			let waitMs = this.blockedUntil - now;
-			const share = this.share(limit, now);
-			const probe = live.length >= this.baseShare;
-			if (waitMs <= 0 && live.length < share && (!probe || this.probeTells(limit, live, now))) {
-				// A request still in flight (a long upload, say) keeps its slot however long it takes.
-				const slot: Slot = { sentAt: now, at: Infinity, answeredAt: Infinity, probe };
-				this.slots.push(slot);
-				return (status) => this.answered(limit, slot, status);
+		const place = {};
+		this.line.push(place);
+		let booked = false;
+		try {
+			for (;;) {
+				const now = Date.now();
+				this.slots = this.slots.filter((slot) => slot.answeredAt > now - limit.windowMs);
+				const live = this.slots.filter((slot) => slot.at > now - limit.windowMs);
+				let waitMs = this.blockedUntil - now;
+				const free = this.share(limit, now) - live.length;
+				const ahead = this.line.indexOf(place);
+				const probe = live.length >= this.baseShare;
+				if (waitMs <= 0 && ahead < free && (!probe || this.probeTells(limit, live, now))) {
+					// A request still in flight (a long upload, say) keeps its slot however long it takes.
+					const slot: Slot = { sentAt: now, at: Infinity, answeredAt: Infinity, lagMs: 0, probe };
+					this.slots.push(slot);
+					booked = true;
+					void this.watchLag(limit);
+					return (status) => this.answered(limit, slot, status);
+				}
+				if (waitMs <= 0) waitMs = this.turnComesIn(limit, live, Math.max(0, ahead - free), now);
+				// Held by a 429 (anyone's), or after the caller's own 429, the wait is waiting out rate
+				// limiting: it counts against the caller's budget, and one it cannot afford ends now.
+				const charged = budget && (rateLimited || this.blockedUntil > now);
+				if (charged && !budget.allows(waitMs)) return undefined;
+				await this.pause(waitMs);
+				if (charged) budget.spend(Date.now() - now);
 			}
-			if (waitMs <= 0) {
-				const oldest = Math.min(...live.map((slot) => slot.at));
-				// All slots in flight: look again shortly, when one of them has been answered.
-				waitMs = Number.isFinite(oldest) ? Math.max(oldest + limit.windowMs - now + 1, 1) : 50;
-				const probingFrom = this.refusedAt + limit.windowMs * QUIET_SPELL;
-				if (probingFrom > now) waitMs = Math.min(waitMs, probingFrom - now + 1);
-			}
-			// Held by a 429 (anyone's), or after the caller's own 429, the wait is waiting out rate
-			// limiting: it counts against the caller's budget, and one it cannot afford ends now.
-			const charged = budget && (rateLimited || this.blockedUntil > now);
-			if (charged && !budget.allows(waitMs)) return undefined;
-			await this.pause(waitMs, limit);
-			if (charged) budget.spend(Date.now() - now);
+		} finally {
+			this.line.splice(this.line.indexOf(place), 1);
+			// Everyone behind moved up without a slot being taken: their turns come sooner.
+			if (!booked) this.wakeAll();
 		}
+	}
+
+	/**
+	 * How long until the caller's turn: when the slot `index` (from the oldest) leaves the window.
+	 * Callers wait in line, each for its own slot, so that a slot leaving wakes one caller, not all
+	 * hundred items of a run (on a busy host their waking was what made requests leave late). A
+	 * slot in flight leaves a window after it was sent at the soonest (its answer dates it later);
+	 * after that it is looked at again shortly, until the answer comes.
+	 */
+	private turnComesIn(limit: RateLimit, live: Slot[], index: number, now: number): number {
+		const leaving = live
+			.map((slot) => ({ at: Number.isFinite(slot.at) ? slot.at : slot.sentAt, dated: Number.isFinite(slot.at) }))
+			.sort((a, b) => a.at - b.at);
+		const mine = leaving[index];
+		// Beyond the slots there are: the turn needs slots not yet taken, which leave a window from now at the soonest.
+		let waitMs = mine ? Math.max(mine.at + limit.windowMs - now + 1, mine.dated ? 1 : 50) : limit.windowMs;
+		const probingFrom = this.refusedAt + limit.windowMs * QUIET_SPELL;
+		if (probingFrom > now) waitMs = Math.min(waitMs, probingFrom - now + 1);
+		return waitMs;
 	}
 
 	/** When nobody in this process may send again after a 429. */
@@ -114,30 +151,61 @@ export class Pacer {
 		if (status === 429) {
 			// The API does nothing with a rate limited request: it used none of the budget.
 			this.slots = this.slots.filter((booked) => booked !== slot);
+			this.wakeAll();
 			return;
 		}
 		const now = Date.now();
 		slot.answeredAt = now;
+		slot.lagMs = this.longestLag(slot.sentAt);
 		// A request that failed on the wire may have been counted at any time until now.
 		slot.at = status === undefined ? now : now - this.surelyAfterCounting(now);
 		if (slot.probe && status !== undefined) this.probeAccepted(limit);
 	}
 
-	/** How much of every answer time of the window came after the API counted the request, at the least. */
+	/**
+	 * How much of every answer time of the window came after the API counted the request, at the
+	 * least: the quickest exchange, less what this process's own lateness added to it.
+	 */
 	private surelyAfterCounting(now: number): number {
-		const answerTimes = this.slots.filter((slot) => slot.answeredAt <= now).map((slot) => slot.answeredAt - slot.sentAt);
-		return Math.max(0, Math.min(...answerTimes) - ALLOWANCE_MS - this.hostLagMs());
+		let quickest = Number.POSITIVE_INFINITY;
+		for (const slot of this.slots) {
+			if (slot.answeredAt <= now) quickest = Math.min(quickest, slot.answeredAt - slot.sentAt - slot.lagMs);
+		}
+		// A crowd of requests built at once leaves over a spell the loop's lag does not show whole; the
+		// window's longest lag is kept in hand for it.
+		return Math.max(0, quickest - ALLOWANCE_MS - this.longestLag(Number.NEGATIVE_INFINITY));
+	}
+
+	/** The longest lag of this process's event loop since `since` (and up to the latest sample). */
+	private longestLag(since: number): number {
+		let longest = 0;
+		for (const [at, lag] of this.lags) if (at >= since - LAG_BUCKET_MS) longest = Math.max(longest, lag);
+		return longest;
 	}
 
 	/**
-	 * The longest lag of this process's event loop in the last window. A busy host (CPU saturated
-	 * beside n8n) makes every exchange slower on this side, the quickest one too, and that time
-	 * came before the API counted; without it the pacer dated slots too early and drew 429s.
+	 * Samples the event loop's lag while requests are in flight. A busy host (CPU
+	 * saturated beside n8n) makes exchanges slower on this side: a burst of requests leaves late,
+	 * answers are seen late. That time came before counting or after answering, not in the API,
+	 * and without taking it off the pacer dated slots too early and drew 429s.
 	 */
-	private hostLagMs(): number {
-		let longest = 0;
-		for (const [, lag] of this.lags) longest = Math.max(longest, lag);
-		return longest;
+	private async watchLag(limit: RateLimit): Promise<void> {
+		if (this.watchingLag) return;
+		this.watchingLag = true;
+		while (this.slots.some((slot) => slot.answeredAt === Infinity)) {
+			const started = Date.now();
+			await sleep(LAG_TICK_MS);
+			this.noteLag(limit, Date.now() - started - LAG_TICK_MS);
+		}
+		this.watchingLag = false;
+	}
+
+	private noteLag(limit: RateLimit, lagMs: number): void {
+		const now = Date.now();
+		const last = this.lags[this.lags.length - 1];
+		if (last && now - last[0] < LAG_BUCKET_MS) last[1] = Math.max(last[1], lagMs);
+		else this.lags.push([now, Math.max(0, lagMs)]);
+		if (this.lags[0][0] <= now - limit.windowMs) this.lags = this.lags.filter(([at]) => at > now - limit.windowMs);
 	}
 
 	/**
@@ -155,22 +223,13 @@ export class Pacer {
 		return live.every((slot) => slot.sentAt > arrivesBy - limit.windowMs);
 	}
 
-	/** Waits, or less when a probe was accepted: the share just grew. How late the timer fires is the host's lag. */
-	private async pause(ms: number, limit: RateLimit): Promise<void> {
+	/** Waits, or less when a probe was accepted: the share just grew. */
+	private async pause(ms: number): Promise<void> {
 		let wake = () => {};
 		const woken = new Promise<void>((resolve) => (wake = resolve));
 		this.sleepers.add(wake);
-		const started = Date.now();
-		const timedOut = await Promise.race([sleep(ms).then(() => true), woken.then(() => false)]);
+		await Promise.race([sleep(ms), woken]);
 		this.sleepers.delete(wake);
-		if (!timedOut) return;
-		const now = Date.now();
-		const lag = Math.max(0, now - started - ms);
-		// One entry a second (its longest lag): a hundred items pausing make thousands of samples a window.
-		const last = this.lags[this.lags.length - 1];
-		if (last && now - last[0] < 1000) last[1] = Math.max(last[1], lag);
-		else this.lags.push([now, lag]);
-		this.lags = this.lags.filter(([at]) => at > now - limit.windowMs);
 	}
 
 	/**
@@ -191,6 +250,10 @@ export class Pacer {
 		this.baseShare += 1;
 		this.probe = Math.min(this.probe * 2, limit.requests);
 		if (this.baseShare >= limit.requests) this.baseShare = Number.POSITIVE_INFINITY;
+		this.wakeAll();
+	}
+
+	private wakeAll(): void {
 		for (const wake of this.sleepers) wake();
 	}
 }

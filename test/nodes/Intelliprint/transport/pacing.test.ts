@@ -141,3 +141,38 @@ describe('pacing: one process dates its slots before their answers (simulated ti
 		expect(seconds).toBeLessThan(240 + 5 * (answerMs / 1000));
 	});
 });
+
+describe('pacing: callers in line, and a busy event loop (real time)', () => {
+	const small: RateLimit = { requests: 3, windowMs: 600 };
+
+	it('gives slots in the order callers came, each woken for its own turn', async () => {
+		const pacer = new Pacer();
+		const order: number[] = [];
+		await Promise.all(
+			Array.from({ length: 9 }, async (_, caller) => {
+				const answered = (await pacer.waitForSlot(small))!;
+				order.push(caller);
+				answered(200);
+			}),
+		);
+		expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+	});
+
+	it('does not count the time its own event loop was blocked as the API\'s: the next slot waits a window from the answer', async () => {
+		const limit: RateLimit = { requests: 1, windowMs: 800 };
+		const pacer = new Pacer();
+		const answered = (await pacer.waitForSlot(limit))!;
+		await sleep(30);
+		// The process is busy (a CPU hog beside n8n, a crowd of requests being built): its loop stalls.
+		const stalled = Date.now();
+		while (Date.now() - stalled < 300) {
+			// spin
+		}
+		await sleep(30);
+		answered(200);
+		const answeredAt = Date.now();
+		await pacer.waitForSlot(limit);
+		// Taking the stall for the API's work after counting, the slot would be dated ~260 ms before its answer.
+		expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(limit.windowMs - 5);
+	});
+});
