@@ -23,6 +23,8 @@ const tools = {
 	confirm: { ...intelliprintTool('Confirm a print job', { resource: 'printJob', operation: 'confirm' }), ...(LINE === 1 ? { onError: 'continueRegularOutput' } : {}) },
 	post: (allowLive: boolean) => intelliprintTool('Post a letter', { resource: 'printJob', operation: 'create', testmode: TEST_MODE, allowLive }),
 	postPdf: intelliprintTool('Post a PDF', { resource: 'printJob', operation: 'create', source: 'url' }),
+	/** Post a letter whose refusals reach the model on both lines (see confirm). */
+	postTolerant: { ...intelliprintTool('Post a letter', { resource: 'printJob', operation: 'create', testmode: TEST_MODE }), ...(LINE === 1 ? { onError: 'continueRegularOutput' } : {}) },
 };
 
 interface Run {
@@ -67,6 +69,11 @@ beforeAll(async () => {
 		'Done.',
 	], [tools.post(false), tools.confirm]);
 	runs.pdf = await runAgent('Pdf', [{ intent: 'post pdf', facts: { 'pdf link': `${SANDBOX.filesUrl}/demo/cover-letter.pdf` } }, 'Done.'], [tools.postPdf]);
+	runs.flawed = await runAgent('Flawed', [
+		{ intent: 'post letter', facts: { ...LETTER, postcode: ' ', 'test mode': true } },
+		{ intent: 'post letter', facts: { ...LETTER, country: 'Britain', 'test mode': true } },
+		'Done.',
+	], [tools.postTolerant]);
 	runs.allowed = await runAgent('Allowed', [{ intent: 'post letter', facts: { ...LETTER, 'test mode': false } }, 'Done.'], [tools.post(true)]);
 });
 afterAll(async () => {
@@ -122,11 +129,28 @@ describe('an AI agent in real n8n posts a letter through the Intelliprint tool',
 		expect(JSON.parse(posted)[0]).toMatchObject({ testmode: true, live_refused: true, summary: expect.stringContaining('test jobs only') });
 		expect(confirmed).toContain('may not confirm');
 		expect(confirmed).toContain('tell the user');
+		// "Do not retry" stands alone: no invitation to call again after it.
+		expect(confirmed).not.toMatch(/call the tool again/i);
+		// Told in advance: the tool's own description says what the builder allowed.
+		const offered = (allowed: Run) => allowed.model.requests[0].body.tools?.find((tool) => tool.function.name === 'Post_a_letter')?.function.description;
+		expect(offered(run)).toContain('test jobs only');
+		expect(offered(runs.allowed)).toContain('allows live letters');
 		// Nothing live exists and nothing was confirmed; the failed tool call shows as an error in the run.
 		expect(run.created).toHaveLength(1);
 		expect(fake.prints.jobs.get(run.created[0])).toMatchObject({ testmode: true, confirmed: false });
 		const confirmRun = run.result?.data.resultData.runData['Confirm a print job']?.[0] as (NodeRun & { data?: { ai_tool?: RunItem[][] } }) | undefined;
 		expect(LINE === 2 ? confirmRun?.error?.message : String(confirmRun?.data?.ai_tool?.[0]?.[0]?.json.error)).toContain('may not confirm');
+	});
+
+	it("tells the model what was wrong in its own argument names: a blank postcode, a country that is not a code", () => {
+		const run = runs.flawed;
+		expect(run.exitCode, run.output).toBe(0);
+		const [blankPostcode, badCountry] = toolResults(run);
+		expect(blankPostcode).toContain('"recipient_postcode"');
+		expect(blankPostcode).not.toMatch(/toolCallId|item's fields|Map /);
+		expect(badCountry).toContain('"recipient_country"');
+		expect(badCountry).toContain('Britain');
+		expect(run.created).toEqual([]);
 	});
 
 	it('posts a PDF from a link the model gives, as a test job', () => {

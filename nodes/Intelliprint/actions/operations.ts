@@ -22,7 +22,7 @@ export function describeResource(
 			options: operations.map(([option]) => option),
 			default: defaultOperation,
 		},
-		...operations.map(([option, module]) => toolDescriptionField(resource, option, module.toolDescription)),
+		...operations.flatMap(([option, module]) => toolDescriptionField(resource, option, module.toolDescription)),
 		...operations.flatMap(([, module]) => module.description),
 	];
 }

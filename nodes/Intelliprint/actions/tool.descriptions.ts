@@ -43,18 +43,31 @@ export function toolDefault(property: INodeProperties, value: INodeProperties['d
  * node has one, and its automatic text ("Create a print job in Intelliprint") says nothing about
  * money, test mode or what comes back; this one does, per operation, and the builder may edit it.
  */
-export function toolDescriptionField(resource: string, option: INodePropertyOptions, text?: string): INodeProperties {
-	const told = text ?? `${option.action ?? option.name} in Intelliprint, the UK print-and-post service. ${option.description ?? ''}`.trim();
-	return {
+export function toolDescriptionField(resource: string, option: INodePropertyOptions, text?: string): INodeProperties[] {
+	const operation = option.value as string;
+	const told = text ?? `${option.description ?? option.action ?? option.name} in Intelliprint, the UK print-and-post service.`;
+	const field: INodeProperties = {
 		displayName: 'Tool Description',
 		name: 'toolDescription',
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default: told,
-		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [option.value as string] } },
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
 		description: 'What the AI model is told this tool does; a clear description makes the model use it well',
 	};
+	if (resource !== 'printJob' || !LIVE_LETTER_OPERATIONS.includes(operation)) return [field];
+	// The model is told in advance what the builder allowed (the default follows "Allow Live Letters").
+	return [
+		onlyWhen({ ...field, default: `${told} ${TEST_ONLY}` }, { show: { allowLive: [false] } }),
+		onlyWhen({ ...field, default: `${told} ${LIVE_ALLOWED}` }, { show: { allowLive: [true] } }),
+	];
 }
+
+/** The print job operations that could post real mail, where the builder decides whether a model may. */
+const LIVE_LETTER_OPERATIONS = ['create', 'confirm'];
+const TEST_ONLY =
+	'In this workflow the tool makes test jobs only: a live job asked for is made as a test job, and confirming a draft is refused.';
+const LIVE_ALLOWED = 'This workflow allows live letters: a confirmed live job is printed, posted and charged.';
 
 /** Whether the agent may post real mail: off unless the builder turns it on in the tool's panel. */
 export const liveLettersFields: INodeProperties[] = [
@@ -64,14 +77,14 @@ export const liveLettersFields: INodeProperties[] = [
 		name: 'toolSafetyNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { '@tool': [true], resource: ['printJob'], operation: ['create', 'confirm'] } },
+		displayOptions: { show: { '@tool': [true], resource: ['printJob'], operation: LIVE_LETTER_OPERATIONS } },
 	},
 	{
 		displayName: 'Allow Live Letters (Costs Money)',
 		name: 'allowLive',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show: { '@tool': [true], resource: ['printJob'], operation: ['create', 'confirm'] } },
+		displayOptions: { show: { '@tool': [true], resource: ['printJob'], operation: LIVE_LETTER_OPERATIONS } },
 		description:
 			'Whether the model may create live jobs and confirm drafts: confirmed live letters are printed, posted and charged to your account',
 	},

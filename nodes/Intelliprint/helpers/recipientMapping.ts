@@ -63,7 +63,10 @@ function automatic(ctx: IExecuteFunctions): RecipientMapping['read'] {
 			else if (found[role.role] === undefined) found[role.role] = json[key];
 		}
 		lines.sort((a, b) => a[0] - b[0]);
-		const address = [found.address, ...lines.map(([, line]) => line), found.town, found.county].flat();
+		// The first line is the address column or line 1. A row without it (some sources leave empty
+		// fields out) has a blank first line, not one made of its next line or its town.
+		const first = found.address !== undefined ? found.address : (lines[0]?.[0] ?? 2) <= 1 ? lines.shift()![1] : '';
+		const address = [first, ...lines.map(([, line]) => line), found.town, found.county].flat().filter((line) => line !== undefined);
 		return { name: found.name, address, postcode: found.postcode, country: found.country };
 	};
 }

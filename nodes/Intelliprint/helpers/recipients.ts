@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { errorItem } from './errorItem';
 import { itemReader } from './itemFields';
 import { recipientMapping } from './recipientMapping';
+import { usedAsTool } from './toolMode';
 import { textValue } from './values';
 
 export interface Recipient extends IDataObject {
@@ -11,11 +12,22 @@ export interface Recipient extends IDataObject {
 	variables: Record<string, string>;
 }
 
-/** Lines given as a list (from separate fields) become one text, one line each, empty ones dropped. */
+/**
+ * The address lines as one text, one line each. Lines given as a list (from separate fields) are
+ * joined, empty later ones dropped. The first line must be there whenever any line is: a letter to
+ * "Douglas, IM1 1AD" would not arrive, so a blank first line is refused rather than skipped.
+ */
 function addressLine(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string | undefined {
-	if (!Array.isArray(value)) return textValue(ctx, itemIndex, value, 'Address Lines')?.trim();
-	const lines = value.map((line) => textValue(ctx, itemIndex, line, 'Address Lines')?.trim()).filter(Boolean);
-	return lines.length ? lines.join('\n') : undefined;
+	const given = Array.isArray(value) ? value : [value];
+	const lines = given.flatMap((line) => (textValue(ctx, itemIndex, line, 'Address Lines') ?? '').split('\n')).map((line) => line.trim());
+	if (lines.length === 0 || lines.every((line) => !line)) return undefined;
+	if (!lines[0]) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}'s first address line is blank`, {
+			itemIndex,
+			description: `Its later lines are "${lines.filter(Boolean).join(', ')}": a postable address starts with its first line (house or company and street). Fill in the first line, or move the lines up by one.`,
+		});
+	}
+	return lines.filter(Boolean).join('\n');
 }
 
 function countryCode(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
@@ -24,7 +36,7 @@ function countryCode(ctx: IExecuteFunctions, itemIndex: number, value: unknown):
 	// "UK" is what most spreadsheets say; ISO 3166-1 says GB.
 	if (text === 'UK') return 'GB';
 	if (!/^[A-Z]{2}$/.test(text)) {
-		throw new NodeOperationError(ctx.getNode(), `"${text}" is not a two-letter country code`, {
+		throw new NodeOperationError(ctx.getNode(), `"Country" must be a two-letter country code, not "${text}"`, {
 			itemIndex,
 			description: 'Give the country as its ISO 3166-1 code, e.g. GB, IE or FR, or leave it empty for GB.',
 		});
@@ -63,13 +75,19 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number): Recipien
 	const name = textValue(ctx, itemIndex, raw.name, 'Recipient Name')?.trim();
 	const line = addressLine(ctx, itemIndex, raw.address);
 	const postcode = textValue(ctx, itemIndex, raw.postcode, 'Postcode')?.trim();
-	const missing = [!name && 'name', !line && 'address lines', !postcode && 'postcode'].filter(Boolean);
+	const missing = ([[name, 'name', 'Recipient Name'], [line, 'address lines', 'Address Lines'], [postcode, 'postcode', 'Postcode']] as const).filter(([value]) => !value);
 	if (missing.length) {
-		const fields = Object.keys(ctx.getInputData()[itemIndex]?.json ?? {});
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.join(', no ')} for its letter`, {
-			itemIndex,
-			description: `${mapping.hint}${fields.length ? ` (it has: ${fields.slice(0, 20).join(', ')})` : ''}, or fill in the missing values.`,
-		});
+		const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.map(([, what]) => what).join(', no ')} for its letter`, { itemIndex });
+		if (usedAsTool(ctx)) {
+			// In the labels of the tool's arguments, which errorForModel turns into their names. (The
+			// item holds the call's own bookkeeping, toolCallId and such: no use to the model.)
+			error.description = `Call the tool again with ${missing.map(([, , label]) => `"${label}"`).join(' and ')} filled in.`;
+			error.context.adviceForModel = true;
+		} else {
+			const fields = Object.keys(ctx.getInputData()[itemIndex]?.json ?? {});
+			error.description = `${mapping.hint}${fields.length ? ` (it has: ${fields.slice(0, 20).join(', ')})` : ''}, or fill in the missing values.`;
+		}
+		throw error;
 	}
 	return {
 		address: { name: name!, line: line!, postcode: postcode!, country: countryCode(ctx, itemIndex, raw.country) },

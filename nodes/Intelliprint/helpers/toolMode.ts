@@ -17,11 +17,14 @@ export function liveAllowed(ctx: IExecuteFunctions, itemIndex: number): boolean 
 /** Refuses what only the builder may allow: confirming a draft sends it to print and charges for it. */
 export function refuseUnlessLiveAllowed(ctx: IExecuteFunctions, itemIndex: number, what: string): void {
 	if (liveAllowed(ctx, itemIndex)) return;
-	throw new NodeOperationError(ctx.getNode(), `This tool may not ${what}: the workflow does not allow live letters`, {
+	const error = new NodeOperationError(ctx.getNode(), `This tool may not ${what}: the workflow does not allow live letters`, {
 		itemIndex,
 		description:
 			'Confirming posts real letters and charges for them, so only the workflow\'s builder can allow it ("Allow Live Letters" in the tool\'s panel). Do not retry: tell the user the print job ID so they can confirm it in Intelliprint themselves.',
 	});
+	// No argument of the model's can change this: errorForModel must not invite another call.
+	error.context.adviceForModel = true;
+	throw error;
 }
 
 /** Names in the `$fromAI()` calls of the node's parameters: the arguments this tool takes. */
@@ -79,7 +82,8 @@ export function errorForModel(ctx: IExecuteFunctions, error: NodeError): NodeErr
 		error.message = error.message.split(`"${label}"`).join(`the argument "${key}"`);
 	}
 	error.message = error.message.replace(/^Item 1 has/, 'The tool call has');
-	const hint = names.length ? `If an argument you gave (${names.join(', ')}) caused this, correct it and call the tool again.` : '';
+	// An error that already tells the model what to do gets no general invitation to call again.
+	const hint = names.length > 0 && error.context?.adviceForModel !== true ? `If an argument you gave (${names.join(', ')}) caused this, correct it and call the tool again.` : '';
 	// n8n hands a model the error's message alone, so what to do about it goes into the message.
 	const advice = [error.description, hint].filter((text) => text && !error.message.includes(text)).join(' ');
 	if (advice) error.message = `${error.message}. ${advice}`;

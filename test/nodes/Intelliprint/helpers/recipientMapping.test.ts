@@ -51,6 +51,30 @@ describe('Recipient Fields (version 1.1, the resource mapper)', () => {
 		expect(api.apiCalls()).toHaveLength(0);
 	});
 
+	it('refuses a blank first address line on its row, whatever the later lines hold', async () => {
+		const rows = [
+			{ json: { name: 'Ann', address_1: '1 Quay St', town: 'Douglas', postcode: 'IM1 1AA' } },
+			{ json: { name: 'Bea', address_1: '   ', town: 'Douglas', postcode: 'IM1 1AD' } },
+			{ json: { name: 'Cal', address: ' \nDouglas', postcode: 'IM2 2BB' } },
+			// Line 1 left out (Airtable leaves empty fields out): no first line either.
+			{ json: { name: 'Dot', address_line_2: 'Flat 1', city: 'Ramsey', postcode: 'IM8 1AA' } },
+		];
+		const stopped = await run(rows);
+		expect(stopped.error?.message).toBe("Item 2's first address line is blank");
+		expect(stopped.error?.context?.itemIndex).toBe(1);
+		expect(stopped.error?.description).toContain('"Douglas"');
+		expect(api.apiCalls()).toHaveLength(0);
+
+		const { items } = await run(rows, {}, true);
+		const errors = items.filter((item) => item.json.error).map((item) => [item.pairedItem, item.json.error]);
+		expect(errors).toEqual([
+			[{ item: 1 }, "Item 2's first address line is blank"],
+			[{ item: 2 }, "Item 3's first address line is blank"],
+			[{ item: 3 }, "Item 4's first address line is blank"],
+		]);
+		expect(sent().map((r) => r.address.line)).toEqual(['1 Quay St\nDouglas']);
+	});
+
 	it('fills mailing lists the same way', async () => {
 		const { error } = await api.run({
 			typeVersion: 1.1,

@@ -33,6 +33,10 @@ describe('what an AI agent is told', () => {
 		expect(error.message).toBe(
 			'the argument "recipient_postcode" must be text, but got a list. Give text here. If an argument you gave (recipient_postcode, test_mode) caused this, correct it and call the tool again.',
 		);
+		// An error that already says what to do (Do not retry…) gets no invitation to call again.
+		const refusal = new NodeOperationError(ctx.getNode(), 'This tool may not confirm', { description: 'Do not retry: tell the user.' });
+		refusal.context.adviceForModel = true;
+		expect(errorForModel(ctx, refusal).message).toBe('This tool may not confirm. Do not retry: tell the user.');
 	});
 
 	it('gives each field a model fills a described $fromAI() default in the tool, and keeps the usual default elsewhere', () => {
@@ -44,4 +48,19 @@ describe('what an AI agent is told', () => {
 		for (const property of inTool) expect(property.default).toMatch(/^=\{\{ \$fromAI\('recipient_postcode', ".+", 'string'\) \}\}$/);
 		for (const property of elsewhere) expect(property.default).toBe('={{ $json.postcode }}');
 	});
+
+	it('describes every operation to a model in whole sentences, and create and confirm say what the builder allowed', () => {
+		const descriptions = new Intelliprint().description.properties.filter((property) => property.name === 'toolDescription');
+		for (const property of descriptions) expect(String(property.default)).toMatch(/^[A-Z].*\.$/s);
+		const backgrounds = descriptions.find((property) => property.displayOptions?.show?.resource?.[0] === 'background' && property.displayOptions.show.operation?.[0] === 'getMany');
+		expect(backgrounds?.default).toBe('List backgrounds in Intelliprint, the UK print-and-post service.');
+		for (const operation of ['create', 'confirm']) {
+			const variants = descriptions.filter((property) => property.displayOptions?.show?.resource?.[0] === 'printJob' && property.displayOptions.show.operation?.[0] === operation);
+			expect(variants.map((property) => [property.displayOptions?.show?.allowLive, /test jobs only/.test(String(property.default)), /allows live letters/.test(String(property.default))])).toEqual([
+				[[false], true, false],
+				[[true], false, true],
+			]);
+		}
+	});
 });
+
