@@ -78,14 +78,15 @@ export function forModel(items: INodeExecutionData[]): INodeExecutionData[] {
  */
 export function errorForModel(ctx: IExecuteFunctions, error: NodeError): NodeError {
 	const names = toolArguments(ctx);
-	for (const [label, key] of MODEL_ARGUMENTS) {
-		error.message = error.message.split(`"${label}"`).join(`the argument "${key}"`);
-	}
 	error.message = error.message.replace(/^Item 1 has/, 'The tool call has');
 	// An error that already tells the model what to do gets no general invitation to call again.
 	const hint = names.length > 0 && error.context?.adviceForModel !== true ? `If an argument you gave (${names.join(', ')}) caused this, correct it and call the tool again.` : '';
 	// n8n hands a model the error's message alone, so what to do about it goes into the message.
 	const advice = [error.description, hint].filter((text) => text && !error.message.includes(text)).join(' ');
 	if (advice) error.message = `${error.message}. ${advice}`;
+	for (const [label, key] of MODEL_ARGUMENTS) {
+		error.message = error.message.split(`"${label}"`).join(`the argument "${key}"`);
+	}
+	error.message = error.message.charAt(0).toUpperCase() + error.message.slice(1);
 	return error;
 }

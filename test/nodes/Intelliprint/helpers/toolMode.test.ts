@@ -31,7 +31,7 @@ describe('what an AI agent is told', () => {
 		expect(toolArguments(ctx)).toEqual(['recipient_postcode', 'test_mode']);
 		const error = errorForModel(ctx, new NodeOperationError(ctx.getNode(), '"Postcode" must be text, but got a list', { description: 'Give text here.' }));
 		expect(error.message).toBe(
-			'the argument "recipient_postcode" must be text, but got a list. Give text here. If an argument you gave (recipient_postcode, test_mode) caused this, correct it and call the tool again.',
+			'The argument "recipient_postcode" must be text, but got a list. Give text here. If an argument you gave (recipient_postcode, test_mode) caused this, correct it and call the tool again.',
 		);
 		// An error that already says what to do (Do not retry…) gets no invitation to call again.
 		const refusal = new NodeOperationError(ctx.getNode(), 'This tool may not confirm', { description: 'Do not retry: tell the user.' });
