@@ -1,15 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
+import { NodeError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkSent, SENT_KEY_METADATA, sentKeyOf, sentKeysFound } from '../../helpers/alreadySent';
-import { errorItem } from '../../helpers/errorItem';
 import { recordCreated } from '../../helpers/ledger';
-import { addressDigest, planParts, sentPartsOf } from '../../helpers/mailRunParts';
+import { addressDigest, planParts, rowsFailed, sentPartsOf } from '../../helpers/mailRunParts';
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { sourceBody, type Source } from '../../helpers/printJobSource';
-import { recipientsOfAllItems } from '../../helpers/recipients';
+import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
 import { parallelItemsOption, printJobOutputFields } from '../common.descriptions';
@@ -119,38 +118,51 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const source = this.getNodeParameter('source', itemIndex, 'pdf') as Source;
 		return await createJob(this, itemIndex, () => sourceBody(this, itemIndex, source));
 	}
-	const { recipients, itemIndexes, errorItems: errors } = recipientsOfAllItems(this);
-	if (!recipients.length) return errors;
+	const { recipients, itemIndexes, errorItems: rowErrors } = recipientsOfAllItems(this);
+	if (!recipients.length) return rowErrors;
+	let output: INodeExecutionData[];
+	try {
+		output = await sendMailRun(this, recipients, itemIndexes);
+	} catch (caught) {
+		// Before any of its print jobs (the sent-keys lookup, say): the whole run failed, every row of it.
+		output = rowsFailed(this, caught, itemIndexes);
+	}
+	// Every row has an outcome: its print job, its own error, or the error of the job it was in.
+	const byRow = (item: INodeExecutionData) => (Array.isArray(item.pairedItem) ? 0 : ((item.pairedItem as IPairedItemData | undefined)?.item ?? 0));
+	const failed = [...output.filter((item) => item.json.error !== undefined), ...rowErrors].sort((a, b) => byRow(a) - byRow(b));
+	return [...output.filter((item) => item.json.error === undefined), ...failed];
+}
+
+/** The print jobs of a mail run: one per part (see mailRunParts.ts), each exactly once under its key. */
+async function sendMailRun(ctx: IExecuteFunctions, recipients: Recipient[], itemIndexes: number[]): Promise<INodeExecutionData[]> {
 	const first = itemIndexes[0];
-	const options = this.getNodeParameter('options', first, {}) as IDataObject;
-	const runKey = options.sentKey ? sentKeyOf(this, first, options.sentKey) : undefined;
-	const found = runKey ? await sentKeysFound(this, first, testmodeOf(this, first), Number(options.sentKeyLookBackDays) || 30) : undefined;
+	const options = ctx.getNodeParameter('options', first, {}) as IDataObject;
+	const runKey = options.sentKey ? sentKeyOf(ctx, first, options.sentKey) : undefined;
+	const found = runKey ? await sentKeysFound(ctx, first, testmodeOf(ctx, first), Number(options.sentKeyLookBackDays) || 30) : undefined;
 	// A run sent whole, as one print job under its own key (before mail runs were split), is done.
-	if (runKey && found?.has(runKey)) return [...(await sentJobItems(this, found.get(runKey)!, first, itemIndexes)), ...errors];
+	if (runKey && found?.has(runKey)) return await sentJobItems(ctx, found.get(runKey)!, first, itemIndexes);
 
 	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
 	const recipientOfRow = new Map(itemIndexes.map((row, index) => [row, recipients[index]]));
-	const parts = planParts(this, itemIndexes, perJob, runKey, runKey && found ? sentPartsOf(runKey, found) : [], addressDigest(recipientOfRow));
+	const parts = planParts(ctx, itemIndexes, perJob, runKey, runKey && found ? sentPartsOf(runKey, found) : [], addressDigest(recipientOfRow));
 	const output: INodeExecutionData[] = [];
 	for (const [index, part] of parts.entries()) {
+		let made: INodeExecutionData[];
 		try {
-			const made = part.sentAs
-				? await sentJobItems(this, part.sentAs, part.rows[0], part.rows)
-				: await createJob(this, part.rows[0], () => sourceBody(this, part.rows[0], 'content', part.rows.map((row) => recipientOfRow.get(row)!)), part.rows, {
+			made = part.sentAs
+				? await sentJobItems(ctx, part.sentAs, part.rows[0], part.rows)
+				: await createJob(ctx, part.rows[0], () => sourceBody(ctx, part.rows[0], 'content', part.rows.map((row) => recipientOfRow.get(row)!)), part.rows, {
 						number: index + 1,
 						of: parts.length,
 						letters: part.rows.length,
 						sentKey: part.sentKey,
 					});
-			for (const item of made) output.push(item);
 		} catch (caught) {
-			const error = caught instanceof NodeError ? caught : new NodeOperationError(this.getNode(), caught as Error, { itemIndex: part.rows[0] });
 			// With Continue On Fail a part that failed does not stop the parts after it: its rows get the error.
-			if (!this.continueOnFail()) throw error;
-			output.push({ ...errorItem(this, error, part.rows[0]), pairedItem: part.rows.map((item) => ({ item })) });
+			made = rowsFailed(ctx, caught, part.rows);
 		}
+		for (const item of made) output.push(item);
 	}
-	for (const item of errors) output.push(item);
 	return output;
 }
 

@@ -87,6 +87,46 @@ describe('Print Job → Create from content', () => {
 		expect(items.find((item) => item.json.error)).toMatchObject({ json: { error: 'Item 3 has no name for its letter' }, pairedItem: { item: 2 } });
 	});
 
+	describe('every row of a mail run gets its outcome (100 rows, 3 of them unpostable)', () => {
+		const awkward = () => {
+			const batch = rows(100);
+			(batch[4].json as Record<string, unknown>).postcode = '';
+			(batch[41].json as Record<string, unknown>).address = '   \nDouglas';
+			(batch[87].json as Record<string, unknown>).country = 'Isle of Man';
+			return batch;
+		};
+		const pairedRow = (item: { pairedItem?: unknown }) => (item.pairedItem as { item: number }).item;
+
+		it('with the run refused by the API: 3 row errors and 97 rows paired with the run\'s error, in row order', async () => {
+			api.fake.faults.push({ method: 'POST', path: /\/prints$/, status: 400, error: { type: 'invalid_request_error', code: 'parameter_invalid', message: 'Invalid value for content.', param: 'content' } });
+			const before = postedJobs().length;
+			const { items, error } = await api.run({ parameters: fromContent(), items: awkward(), continueOnFail: true });
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(100);
+			expect(items.map(pairedRow)).toEqual(Array.from({ length: 100 }, (_, row) => row));
+			const rowErrors = items.filter((item) => !String(item.json.error).startsWith('Intelliprint refused'));
+			expect(rowErrors.map((item) => [pairedRow(item), item.json.error])).toEqual([
+				[4, 'Item 5 has no postcode for its letter'],
+				[41, "Item 42's first address line is blank"],
+				[87, '"Country" must be a two-letter country code, not "ISLE OF MAN"'],
+			]);
+			expect(postedJobs()).toHaveLength(before);
+		});
+
+		it('with the run going out: 97 letters in one job and the 3 row errors', async () => {
+			const { items } = await api.run({ parameters: fromContent({ output: 'letters' }), items: awkward(), continueOnFail: true });
+			expect(items.filter((item) => !item.json.error)).toHaveLength(97);
+			expect(items.filter((item) => item.json.error).map(pairedRow)).toEqual([4, 41, 87]);
+			expect(postedJobs().at(-1)?.letters).toHaveLength(97);
+		});
+
+		it('without Continue On Fail, a refused run names the rows it concerns', async () => {
+			api.fake.faults.push({ method: 'POST', path: /\/prints$/, status: 400, error: { type: 'invalid_request_error', code: 'parameter_invalid', message: 'Invalid value for content.', param: 'content' } });
+			const { error } = await api.run({ parameters: fromContent(), items: rows(100) });
+			expect(error?.description).toContain('This concerns the letters of items 1 to 100.');
+		});
+	});
+
 	it('makes a print job from a PDF at a URL', async () => {
 		const url = api.fake.publish('from-url.pdf', await simplePdf(2));
 		const { items, error } = await api.run({ parameters: { resource: 'printJob', operation: 'create', source: 'url', fileUrl: url, testmode: true, simplify: false } });

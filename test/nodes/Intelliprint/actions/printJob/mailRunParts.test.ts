@@ -66,8 +66,9 @@ describe('Print Job → Create from content: a mail run split into print jobs', 
 
 	it('with Continue On Fail a part that fails gives its rows the error and the parts after it still go', async () => {
 		const { items } = await api.run({ typeVersion: 1.1, parameters: mailRun({ lettersPerJob: 5 }), items: rows('D', 15, [6, 7, 8, 9, 10]), continueOnFail: true });
-		expect(items.map((item) => item.json.letter_count ?? 'error')).toEqual([5, 'error', 5]);
-		expect(items[1].pairedItem).toEqual([5, 6, 7, 8, 9].map((item) => ({ item })));
+		// The jobs first, then an error item for each row of the part that failed, paired with it.
+		expect(items.map((item) => item.json.letter_count ?? 'error')).toEqual([5, 5, 'error', 'error', 'error', 'error', 'error']);
+		expect(items.slice(2).map((item) => item.pairedItem)).toEqual([5, 6, 7, 8, 9].map((item) => ({ item })));
 		expect(jobsOf('D')).toHaveLength(2);
 	});
 });
