@@ -11,7 +11,7 @@ import { runIntelliprint, type TestItem } from '../helpers/n8n';
  */
 export interface Row {
 	name: string;
-	operation: 'create' | 'get' | 'getMany' | 'update' | 'createLetters';
+	operation: 'create' | 'get' | 'getMany' | 'update' | 'createLetters' | 'mailRun' | 'mailRunKeyed';
 	faults?: Fault[];
 	/** Set on the fake for the row (global latency, a list that ignores skip). */
 	fake?: { latencyMs?: number; ignoreSkip?: boolean };
@@ -72,6 +72,11 @@ export const ROWS: Row[] = [
 	{ name: 'letter PDF download fails with 500 after the job was created', operation: 'createLetters', faults: [{ host: 'files', status: 500, times: all }], expect: { successes: 0, jobs: 3 } },
 	{ name: 'letter PDF download hangs after the job was created', operation: 'createLetters', faults: [{ host: 'files', hang: true, times: all }], items: 1, expect: { successes: 0, jobs: 1 } },
 	{ name: 'letter PDF link redirects to another host', operation: 'createLetters', faults: [{ host: 'files', redirect: { status: 302, to: 'elsewhere' }, times: all }], expect: { successes: 3, jobs: 3 } },
+	// A mail run: all items' rows in one print job; whatever happens to it, every row has an outcome.
+	{ name: 'mail run refused by the API (400)', operation: 'mailRun', faults: [{ ...post, status: 400, error: { type: 'invalid_request_error', code: 'parameter_invalid', message: 'Invalid value for content.', param: 'content' }, times: all }], expect: { successes: 0, jobs: 0, requests: 1 } },
+	{ name: 'mail run reset after the API acted', operation: 'mailRun', faults: [{ ...post, reset: 'afterActing', times: all }], expect: { successes: 0, jobs: 1, requests: 1, mayHaveActed: true } },
+	{ name: 'mail run 503 before the API acted', operation: 'mailRun', faults: [{ ...post, status: 503, retryAfter: 1, times: all }], expect: { successes: 0, jobs: 0, requests: 1, mayHaveActed: true } },
+	{ name: 'mail run whose already-sent lookup gets an html page', operation: 'mailRunKeyed', faults: [{ ...list, garbage: 'html', times: all }], expect: { successes: 0, jobs: 0 } },
 	{ name: 'letter PDF answered with an html page', operation: 'createLetters', faults: [{ host: 'files', garbage: 'html', times: all }], items: 1, expect: { successes: 0, jobs: 1 } },
 ];
 
@@ -89,6 +94,12 @@ function parametersFor(row: Row, ids: string[]): INodeParameters {
 			return { resource: 'printJob', operation: 'update', printJob: byId('={{ $json.id }}'), updateFields: { reference: 'changed' } };
 		case 'getMany':
 			return { resource: 'printJob', operation: 'getMany', returnAll: true, filters: { testmode: true } };
+		case 'mailRun':
+		case 'mailRunKeyed':
+			return {
+				resource: 'printJob', operation: 'create', source: 'content', content: '<p>Hello {{ref}}</p>', testmode: true,
+				...(row.operation === 'mailRunKeyed' ? { options: { sentKey: 'matrix-run' } } : {}),
+			};
 		case 'createLetters':
 		case 'create':
 			void ids;
@@ -112,7 +123,7 @@ export async function runRow(fake: FakeIntelliprint, row: Row, pdf: Buffer, tag:
 	const before = new Set(fake.prints.jobs.keys());
 	const count = row.items ?? 3;
 	const items: TestItem[] = Array.from({ length: count }, (_, i) => ({
-		json: { ref: `${tag}-${i}`, id: existing[i]?.id },
+		json: { ref: `${tag}-${i}`, id: existing[i]?.id, name: `Row ${i + 1}`, address: `${i + 1} High Street`, postcode: 'LS1 4AP' },
 		files: { data: { data: pdf, fileName: `${tag}-${i}.pdf` } },
 	}));
 	const { items: out, error } = await runIntelliprint({
@@ -121,10 +132,12 @@ export async function runRow(fake: FakeIntelliprint, row: Row, pdf: Buffer, tag:
 	fake.faults.length = 0;
 	const createdJobs = [...fake.prints.jobs.values()].filter((job) => !before.has(job.id));
 	const references = createdJobs.map((job) => String(job.reference));
-	const itemsOut = new Set(out.map((item) => (item.pairedItem as { item: number }).item));
+	// A mail run's print job pairs with every row it holds.
+	const rowsOf = (item: INodeExecutionData) => [item.pairedItem ?? []].flat().map((paired) => (typeof paired === 'number' ? paired : paired.item));
+	const itemsOut = new Set(out.flatMap(rowsOf));
 	const errorItems = out.filter((item) => item.json.error !== undefined);
 	const successes = out.filter((item) => item.json.error === undefined);
-	const succeededItems = new Set(successes.map((item) => (item.pairedItem as { item: number }).item));
+	const succeededItems = new Set(successes.flatMap(rowsOf));
 	const real = (item: INodeExecutionData) => {
 		const id = String(item.json.print_id ?? item.json.id ?? '');
 		return fake.prints.jobs.has(id) || (row.operation === 'getMany' && id.startsWith('print_'));
@@ -136,7 +149,7 @@ export async function runRow(fake: FakeIntelliprint, row: Row, pdf: Buffer, tag:
 		jobsCreated: createdJobs.length,
 		duplicates: references.length - new Set(references).size,
 		successes: row.operation === 'getMany' ? (successes.length ? 1 : 0) : succeededItems.size,
-		errors: new Set(errorItems.map((item) => (item.pairedItem as { item: number }).item)).size + (error ? 1 : 0),
+		errors: new Set(errorItems.flatMap(rowsOf)).size + (error ? 1 : 0),
 		vanished: row.operation === 'getMany' ? (out.length || error ? 0 : 1) : count - itemsOut.size,
 		fakeSuccesses: successes.filter((item) => !real(item)).length,
 		keyLeaks: fake.keyLeaks(),
