@@ -1,5 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
+import { EventLoopLag } from './eventLoopLag';
 import type { FaultBudget } from './waits';
 
 export interface RateLimit {
@@ -17,10 +18,6 @@ const QUIET_SPELL = 1 / 6;
  * event loop was during an exchange is taken off it as well (see Slot.lagMs).
  */
 const ALLOWANCE_MS = 100;
-/** How often the event loop's lag is sampled while requests are in flight. */
-const LAG_TICK_MS = 25;
-/** Lag samples are kept as the longest of each such span. */
-const LAG_BUCKET_MS = 100;
 
 interface Slot {
 	sentAt: number;
@@ -71,9 +68,8 @@ export class Pacer {
 	private readonly sleepers = new Set<() => void>();
 	/** Callers waiting for a slot, in the order they came. */
 	private readonly line: object[] = [];
-	/** How late this process's timers fired (when, by how much): its event loop's lag, the host's busyness. */
-	private lags: Array<[number, number]> = [];
-	private watchingLag = false;
+	/** How late this process's event loop has been, sampled while requests are in flight. */
+	private readonly lag = new EventLoopLag();
 
 	/** How many requests this process allows itself per window now. */
 	share(limit: RateLimit, now = Date.now()): number {
@@ -105,7 +101,7 @@ export class Pacer {
 					const slot: Slot = { sentAt: now, at: Infinity, answeredAt: Infinity, lagMs: 0, probe };
 					this.slots.push(slot);
 					booked = true;
-					void this.watchLag(limit);
+					void this.lag.watch(() => this.slots.some((booked) => booked.answeredAt === Infinity), limit.windowMs);
 					return (status) => this.answered(limit, slot, status);
 				}
 				if (waitMs <= 0) waitMs = this.turnComesIn(limit, live, Math.max(0, ahead - free), now);
@@ -156,7 +152,7 @@ export class Pacer {
 		}
 		const now = Date.now();
 		slot.answeredAt = now;
-		slot.lagMs = this.longestLag(slot.sentAt);
+		slot.lagMs = this.lag.longestSince(slot.sentAt);
 		// A request that failed on the wire may have been counted at any time until now.
 		slot.at = status === undefined ? now : now - this.surelyAfterCounting(now);
 		if (slot.probe && status !== undefined) this.probeAccepted(limit);
@@ -173,39 +169,7 @@ export class Pacer {
 		}
 		// A crowd of requests built at once leaves over a spell the loop's lag does not show whole; the
 		// window's longest lag is kept in hand for it.
-		return Math.max(0, quickest - ALLOWANCE_MS - this.longestLag(Number.NEGATIVE_INFINITY));
-	}
-
-	/** The longest lag of this process's event loop since `since` (and up to the latest sample). */
-	private longestLag(since: number): number {
-		let longest = 0;
-		for (const [at, lag] of this.lags) if (at >= since - LAG_BUCKET_MS) longest = Math.max(longest, lag);
-		return longest;
-	}
-
-	/**
-	 * Samples the event loop's lag while requests are in flight. A busy host (CPU
-	 * saturated beside n8n) makes exchanges slower on this side: a burst of requests leaves late,
-	 * answers are seen late. That time came before counting or after answering, not in the API,
-	 * and without taking it off the pacer dated slots too early and drew 429s.
-	 */
-	private async watchLag(limit: RateLimit): Promise<void> {
-		if (this.watchingLag) return;
-		this.watchingLag = true;
-		while (this.slots.some((slot) => slot.answeredAt === Infinity)) {
-			const started = Date.now();
-			await sleep(LAG_TICK_MS);
-			this.noteLag(limit, Date.now() - started - LAG_TICK_MS);
-		}
-		this.watchingLag = false;
-	}
-
-	private noteLag(limit: RateLimit, lagMs: number): void {
-		const now = Date.now();
-		const last = this.lags[this.lags.length - 1];
-		if (last && now - last[0] < LAG_BUCKET_MS) last[1] = Math.max(last[1], lagMs);
-		else this.lags.push([now, Math.max(0, lagMs)]);
-		if (this.lags[0][0] <= now - limit.windowMs) this.lags = this.lags.filter(([at]) => at > now - limit.windowMs);
+		return Math.max(0, quickest - ALLOWANCE_MS - this.lag.longestSince());
 	}
 
 	/**
