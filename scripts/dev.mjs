@@ -33,7 +33,7 @@ await n8n.importCredentials([
 	{ id: 'ipSandboxCred001', name: realKey ? 'Intelliprint (your account)' : 'Intelliprint sandbox', type: 'intelliprintApi', data: apiCredential },
 	{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: `whsec_${Buffer.from('sandbox-webhook-signing-secret-32').toString('base64')}` } },
 ]);
-await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`));
+await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`));
 
 let stopping = false;
 async function stop(code = 0) {

@@ -18,8 +18,9 @@ export class Intelliprint implements INodeType {
 		icon: { light: 'file:intelliprint.svg', dark: 'file:intelliprint.dark.svg' },
 		group: ['output'],
 		// 1.1: recipients mapped with n8n's resource mapper (version 1 keeps its four fields).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Print Job → Create chooses source and recipients separately (see createSource.description.ts).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		// In words, e.g. "Get many mailing lists": n8n shows it under the node on the canvas.
 		subtitle:
 			'={{ (({ getMany: "Get many", delete: "Cancel or delete", merge: "Merge files" }[$parameter["operation"]] ?? $parameter["operation"].replace(/^./, (c) => c.toUpperCase())) + " " + ($parameter["operation"] === "merge" ? "" : $parameter["resource"].replace(/[A-Z]/g, (c) => " " + c.toLowerCase()) + ($parameter["operation"] === "getMany" ? "s" : ""))).trim() }}',

@@ -9,7 +9,7 @@ const credentials = [
 	{ id: 'ipWrongKeyCred01', name: 'Intelliprint wrong key', type: 'intelliprintApi', data: { apiKey: 'wrong_key', baseUrl: SANDBOX.apiUrl } },
 ];
 const workflows = ['lifecycle', 'background', 'mailing-list', 'wrong-key', 'bad-parameter', 'continue-on-fail'].map((name) => `${ROOT}/test/e2e/workflows/${name}.json`);
-const examples = ['rows-to-letters', 'scheduled-mail-run', 'merge-then-send'].map((name) => `${ROOT}/examples/${name}.json`);
+const examples = ['rows-to-letters', 'scheduled-mail-run', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows'].map((name) => `${ROOT}/examples/${name}.json`);
 
 let fake: FakeIntelliprint;
 let n8n: N8nInstance;
@@ -64,6 +64,29 @@ describe('the packed package inside real n8n (n8n execute)', () => {
 		// Whole pence: a sum over 100 letters without float noise.
 		expect(Number.isInteger(summary.json.sum_cost_after_tax_pence)).toBe(true);
 		expect(Number(summary.json.sum_cost_after_tax_pence)).toBeGreaterThan(9000);
+	});
+
+	it('runs the "PDF to a mailing list" example: the same PDF to each of the 25 members, sent once a month', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipExamplePdfList');
+		expect(exitCode, output).toBe(0);
+		const [summary] = node(result, 'Summary of letters and cost').items;
+		expect(summary.json).toMatchObject({ letters: 25, already_sent: false });
+		const job = fake.prints.get(String(summary.json.print_job));
+		const members = fake.mailingLists.recipients(SANDBOX.mailingList).map((member) => member.address.name);
+		expect(job.letters.map((letter) => letter.address.name).sort()).toEqual(members.sort());
+		expect(new Set(job.letters.map((letter) => letter.pages))).toEqual(new Set([1]));
+		const again = await n8n.execute('ipExamplePdfList');
+		expect(node(again.result, 'Summary of letters and cost').items[0].json).toMatchObject({ print_job: summary.json.print_job, already_sent: true });
+	});
+
+	it('runs the "template to rows" example: one print job of 20 reminders filled in from each row', async () => {
+		const { result, exitCode, output } = await n8n.execute('ipExampleTmplRow');
+		expect(exitCode, output).toBe(0);
+		const [summary] = node(result, 'Summary of letters and cost').items;
+		expect(summary.json).toMatchObject({ letters: 20, already_sent: false });
+		const request = fake.requests.find((call) => call.method === 'POST' && call.path === '/v1/prints' && call.body.template === SANDBOX.templates.reminder)!;
+		expect(request.body.recipients).toHaveLength(20);
+		expect((request.body.recipients as Array<{ variables: object }>)[6].variables).toEqual({ first_name: 'Customer 7', amount_due: '100.00' });
 	});
 
 	it('runs the "rows to letters" example: 100 rows become one test print job of 100 letters, no PDF needed', async () => {

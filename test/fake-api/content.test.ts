@@ -129,10 +129,12 @@ describe('what a create must say', () => {
 			[{ content: 'Hi' }, 'parameter_missing', 'recipients'],
 			[{ content: 'Hi', recipients: [] }, 'parameter_missing', 'recipients'],
 			[{ content: '  ', recipients: [ann] }, 'parameter_invalid', 'content'],
-			[form, 'parameter_invalid', 'recipients'],
+			// A file may go to recipients now, but each needs a whole address.
+			[form, 'parameter_missing', 'recipients.0.address.line'],
 			[{ content: 'Hi', recipients: [ann], mailing_list: 'mal_x' }, 'parameter_invalid', 'mailing_list'],
 			[{ content: 'Hi', mailing_list: 'mal_nope' }, 'parameter_invalid', 'mailing_list'],
-			[{ template: 'tpl_1' }, 'parameter_invalid', 'template'],
+			[{ template: 'tpl_1', recipients: [ann] }, 'parameter_invalid', 'template'],
+			[{ template: 'tpl_1', content: 'Hi', recipients: [ann] }, 'parameter_invalid', 'template'],
 			[{ file: { content: 'JVBERi0=', name: 'a.pdf' }, content: 'Hi' }, 'parameter_invalid', 'content'],
 		];
 		for (const [body, code, param] of cases) expect((await api(fake, 'POST', '/prints', body)).body.error, JSON.stringify(body)).toMatchObject({ code, param });

@@ -1,7 +1,7 @@
 import { fail } from './http';
-import { readPages, type PageText, type WindowSide } from './pdf';
-import type { Address } from './recipients';
-import { renderContent } from './render';
+import { pageCount, readPages, type PageText, type WindowSide } from './pdf';
+import type { Address, Recipient } from './recipients';
+import { addressedCopies, renderContent } from './render';
 
 /** The fake's price list in pence (ours; the real one differs), per letter plus per extra sheet. */
 const POSTAGE_PENCE: Record<string, number> = {
@@ -146,4 +146,23 @@ export async function buildContentLetters(
 		phrase && drawn.text.includes(phrase) ? [] : [letter(settings, drawn.pages.length + settings.extraPages, { ...recipients[index].address }, drawn.pages, newId)],
 	);
 	return { letters, pdf: rendered.pdf };
+}
+
+/**
+ * A PDF to recipients: the same file once per recipient, addressed in the envelope window (see addressedCopies),
+ * one letter each, priced like any letter. The file's text decides `remove_letters` for all of them alike.
+ */
+export async function buildFileLetters(pdf: Buffer, recipients: Recipient[], settings: LetterSettings, newId: () => string): Promise<{ letters: FakeLetter[]; pdf: Buffer }> {
+	if (settings.type === 'postcard') {
+		const pages = await pageCount(pdf);
+		if (pages > 2) throw fail.invalid('parameter_invalid', `Invalid value for file: a postcard has two sides, but the file has ${pages} pages, and each recipient's postcard is the whole file.`, 'file');
+	}
+	const phrase = settings.remove_letters.with_phrase;
+	const kept = phrase && (await readPages(pdf)).some((page) => page.text.includes(phrase)) ? [] : recipients;
+	const copies = await addressedCopies(pdf, kept, settings.address_window ?? 'left');
+	const letters = kept.map((recipient, index) => {
+		const pages = Array.from({ length: copies.size }, (_, page) => index * copies.size + page);
+		return letter(settings, copies.size + settings.extraPages, { ...recipient.address }, pages, newId);
+	});
+	return { letters, pdf: copies.pdf };
 }

@@ -58,11 +58,12 @@ export class MailingListStore {
 	/** `onPending(id)`: the list has recipients waiting for validation (the fake schedules or leaves it to tests). */
 	constructor(private readonly onPending: (listId: string) => void = () => undefined) {}
 
-	create(fields: Fields): FakeMailingList {
+	/** `id`: the sandbox's lists keep fixed IDs that its examples name. */
+	create(fields: Fields, id = newId('mal')): FakeMailingList {
 		const input = validate(fields, MAILING_LIST_CREATE) as ListInput;
 		if (!input.name?.trim()) throw fail.invalid('parameter_missing', 'Missing required param: name.', 'name');
 		const recipients = readRecipients(input.recipients ?? []);
-		const list: StoredList = { id: newId('mal'), name: input.name, requested: input.address_validation?.requested === true, created: now(), _seq: nextSequence(), recipients: new Map() };
+		const list: StoredList = { id, name: input.name, requested: input.address_validation?.requested === true, created: now(), _seq: nextSequence(), recipients: new Map() };
 		this.lists.set(list.id, list);
 		for (const recipient of recipients) this.store(list, recipient);
 		this.settle(list);

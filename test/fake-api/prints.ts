@@ -1,12 +1,13 @@
 import type { Fields, UploadedFile } from './body';
 import { readExtraDocuments, type ExtraDocument, type ExtraDocumentInput } from './extras';
-import { fail, newestFirst, newId, nextSequence } from './http';
-import { buildContentLetters, buildLetters, cost, type FakeLetter, type LetterSettings } from './letters';
+import { fail, newId, nextSequence } from './http';
+import { buildContentLetters, buildFileLetters, buildLetters, cost, type FakeLetter, type LetterSettings } from './letters';
 import { pageCount } from './pdf';
 import { applyType } from './postcards';
+import { filterPrints } from './printFilters';
 import { readVariables } from './recipients';
-import { LETTER_STATUSES, PRINT_CREATE, PRINT_UPDATE, validate } from './schema';
-import { resolveSource, updateSource, type ContentSource, type MailingListLookup, type SourceInput } from './sources';
+import { PRINT_CREATE, PRINT_UPDATE, validate } from './schema';
+import { resolveSource, updateSource, type ContentSource, type MailingListLookup, type SourceInput, type TemplateLookup } from './sources';
 
 /** The API's answer to a create with nothing to print (reported verbatim, without a full stop). */
 export const MISSING_SOURCE = "Missing required parameter: You must provide either 'content', 'file', or 'template'";
@@ -64,9 +65,9 @@ interface PrintInput extends SourceInput {
 /** Print jobs as the API keeps them, with the documented lifecycle rules. */
 export class PrintStore {
 	readonly jobs = new Map<string, FakePrintJob>();
-	/** Each job's PDF: the uploaded file, or for content letters the one rendered from them (letters are page ranges of it). */
+	/** Each job's PDF: the uploaded file, or for letters to recipients the one made for them (letters are page ranges of it). */
 	readonly files = new Map<string, UploadedFile>();
-	/** What content jobs are made of (a job is a content job exactly when it has an entry here). */
+	/** What jobs to given recipients are made of (a job has recipients exactly when it has an entry here). */
 	readonly contents = new Map<string, ContentSource>();
 	/** Every job created through the API, in order (seeded ones are not), kept after a draft is deleted. */
 	readonly created: FakePrintJob[] = [];
@@ -76,6 +77,7 @@ export class PrintStore {
 		private readonly backgroundExists: (id: string) => boolean,
 		private readonly mailingList: MailingListLookup = () => undefined,
 		private readonly maxFileBytes = 100 * 1024 * 1024,
+		private readonly template: TemplateLookup = () => undefined,
 	) {}
 
 	private now(): number {
@@ -86,8 +88,8 @@ export class PrintStore {
 		// Named `file` as before content letters existed: clients that only upload files read it so.
 		if (!['file', 'content', 'template'].some((key) => key in fields)) throw fail.invalid('parameter_missing', MISSING_SOURCE, 'file');
 		const input = validate(fields, PRINT_CREATE) as PrintInput;
-		const source = await resolveSource(input, this.mailingList, this.maxFileBytes);
-		const file = 'file' in source ? source.file : undefined;
+		const source = await resolveSource(input, this.mailingList, this.maxFileBytes, this.template);
+		const file = 'file' in source ? source.file : source.content.file;
 		const id = newId('print');
 		const job: FakePrintJob = {
 			id, object: 'print', account: 'acc_fake', user: 'usr_fake', team: 'team_fake', type: 'letter',
@@ -100,7 +102,8 @@ export class PrintStore {
 			confidential: false, extra_documents: [], remove_letters: { with_phrase: null, series: [] },
 			nudge: { x: null, y: null }, confirmation_email: true, metadata: {}, letters: [],
 		};
-		if (file) this.files.set(id, file);
+		// A file to recipients is kept as its addressed copies, made in apply() as content letters are.
+		if ('file' in source) this.files.set(id, source.file);
 		await this.apply(job, input, 'content' in source ? source.content : undefined);
 		this.created.push(job);
 		return job;
@@ -143,28 +146,7 @@ export class PrintStore {
 	}
 
 	list(query: URLSearchParams): FakePrintJob[] {
-		const testmode = query.get('testmode') === 'true';
-		const confirmed = query.get('confirmed');
-		const statuses = query.get('letters.status')?.split(',').filter(Boolean);
-		for (const status of statuses ?? []) {
-			if (!(LETTER_STATUSES as readonly string[]).includes(status)) throw fail.invalid('parameter_invalid', `Invalid letter status: ${status}.`, 'letters.status');
-		}
-		const reference = query.get('reference');
-		const type = query.get('type');
-		if (type !== null && type !== 'letter' && type !== 'postcard') throw fail.invalid('parameter_invalid', 'Invalid value for type: must be letter or postcard.', 'type');
-		const acknowledged = query.get('letters.returned.acknowledged');
-		if (acknowledged !== null && acknowledged !== 'true' && acknowledged !== 'false') {
-			throw fail.invalid('parameter_invalid', 'Invalid value for letters.returned.acknowledged: must be true or false.', 'letters.returned.acknowledged');
-		}
-		return [...this.jobs.values()]
-			.filter((job) => job.testmode === testmode)
-			.filter((job) => confirmed === null || String(job.confirmed) === confirmed)
-			.filter((job) => !statuses || job.letters.some((letter) => statuses.includes(letter.status)))
-			.filter((job) => reference === null || job.reference === reference)
-			.filter((job) => type === null || (job.type ?? 'letter') === type)
-			// Jobs with a returned letter whose acknowledgement is as asked.
-			.filter((job) => acknowledged === null || job.letters.some((letter) => letter.returned && String(letter.returned.acknowledged) === acknowledged))
-			.sort(newestFirst);
+		return filterPrints(this.jobs.values(), query);
 	}
 
 	/** Adds n plain jobs without PDF processing, for list and pagination tests. */
@@ -212,7 +194,7 @@ export class PrintStore {
 		applyType(job, input);
 		const splitting = job.splitting!;
 		if (content && splitting.method !== 'none') {
-			throw fail.invalid('parameter_invalid', 'Invalid value for splitting.method: letters made from content are one per recipient; splitting is for an uploaded file.', 'splitting.method');
+			throw fail.invalid('parameter_invalid', 'Invalid value for splitting.method: letters to recipients are one per recipient; splitting is for an uploaded file that carries its own addresses.', 'splitting.method');
 		}
 		if (splitting.method === 'split_on_phrase' && !splitting.phrase) throw fail.invalid('parameter_missing', 'Missing required param: splitting.phrase.', 'splitting.phrase');
 		if (splitting.method === 'split_on_pages' && !((splitting.pages ?? 0) >= 1)) throw fail.invalid('parameter_missing', 'Missing required param: splitting.pages.', 'splitting.pages');
@@ -228,7 +210,9 @@ export class PrintStore {
 		const extraPages = (job.extra_documents ?? []).reduce((sum, d) => sum + d.pages, 0);
 		const settings = { ...(job as unknown as LetterSettings), extraPages };
 		if (content) {
-			const built = await buildContentLetters(content.content, content.recipients, settings, () => newId('ltr'));
+			const built = content.file
+				? await buildFileLetters(content.file.data, content.recipients, settings, () => newId('ltr'))
+				: await buildContentLetters(content.content, content.recipients, settings, () => newId('ltr'));
 			this.files.set(job.id, { fileName: 'letters.pdf', contentType: 'application/pdf', data: built.pdf });
 			this.contents.set(job.id, content);
 			job.letters = built.letters;

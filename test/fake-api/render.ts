@@ -82,12 +82,17 @@ function drawAddress(page: PDFPage, fonts: Fonts, lines: string[], x: number, fi
 	});
 }
 
-function drawLetter(document: PDFDocument, fonts: Fonts, blocks: Block[], recipient: Recipient, side: WindowSide): number {
+/** The address in the envelope window, where the fake reads addresses back from a letter. */
+function drawWindowAddress(page: PDFPage, fonts: Fonts, recipient: Recipient, side: WindowSide): void {
 	const area = WINDOWS[side];
+	drawAddress(page, fonts, windowLines(recipient.address), area.left + ADDRESS.inset, area.top + ADDRESS.first, area.right - area.left - ADDRESS.inset - 2 * MM);
+}
+
+function drawLetter(document: PDFDocument, fonts: Fonts, blocks: Block[], recipient: Recipient, side: WindowSide): number {
 	const width = A4.width - BODY.left - BODY.right;
 	let page = document.addPage([A4.width, A4.height]);
 	let pages = 1;
-	drawAddress(page, fonts, windowLines(recipient.address), area.left + ADDRESS.inset, area.top + ADDRESS.first, area.right - area.left - ADDRESS.inset - 2 * MM);
+	drawWindowAddress(page, fonts, recipient, side);
 	let y = A4.height - BODY.firstTop;
 	for (const block of blocks) {
 		const font = block.heading ? fonts.bold : fonts.regular;
@@ -132,14 +137,40 @@ function drawPostcard(document: PDFDocument, fonts: Fonts, blocks: Block[], reci
 	return 2;
 }
 
+async function embedFonts(document: PDFDocument): Promise<Fonts> {
+	const regular = await document.embedFont(StandardFonts.Helvetica);
+	return { regular, bold: await document.embedFont(StandardFonts.HelveticaBold), known: new Set(regular.getCharacterSet()) };
+}
+
+/**
+ * The same PDF once per recipient, each copy's first page addressed to its recipient: the window whited out
+ * (whatever the file printed there would show through the envelope), then the address written where content
+ * letters have it. Copy n is pages n·size to n·size + size - 1.
+ */
+export async function addressedCopies(pdf: Buffer, recipients: Recipient[], side: WindowSide): Promise<{ pdf: Buffer; size: number }> {
+	const source = await PDFDocument.load(pdf, { ignoreEncryption: true });
+	const document = await PDFDocument.create();
+	const fonts = await embedFonts(document);
+	const area = WINDOWS[side];
+	const indexes = source.getPageIndices();
+	for (const recipient of recipients) {
+		// A call per copy, though fonts and images are then copied each time: copies made in one call share objects, so drawing on one could change them all.
+		const pages = await document.copyPages(source, indexes);
+		pages.forEach((page) => document.addPage(page));
+		const first = pages[0];
+		first.drawRectangle({ x: area.left, y: first.getHeight() - area.bottom, width: area.right - area.left, height: area.bottom - area.top, color: rgb(1, 1, 1) });
+		drawWindowAddress(first, fonts, recipient, side);
+	}
+	return { pdf: Buffer.from(await document.save()), size: indexes.length };
+}
+
 /**
  * Renders every recipient's letter (or postcard) into one PDF, fonts embedded once per job; each letter's PDF
  * is cut from it by page range, as letters split from an uploaded file are.
  */
 export async function renderContent(job: RenderJob): Promise<{ pdf: Buffer; letters: RenderedLetter[] }> {
 	const document = await PDFDocument.create();
-	const regular = await document.embedFont(StandardFonts.Helvetica);
-	const fonts: Fonts = { regular, bold: await document.embedFont(StandardFonts.HelveticaBold), known: new Set(regular.getCharacterSet()) };
+	const fonts = await embedFonts(document);
 	const blocks = toBlocks(job.content);
 	const letters: RenderedLetter[] = [];
 	for (const [index, recipient] of job.recipients.entries()) {

@@ -2,8 +2,8 @@ import { mailMergePdf, recipients, simplePdf } from '../helpers/pdfs';
 import { FakeIntelliprint } from './server';
 
 /**
- * The sandbox: the fake Intelliprint API on fixed local ports, with the real API's rate limit and
- * sample PDFs published on its file host. The example workflows point at these addresses.
+ * The sandbox: the fake Intelliprint API on fixed local ports, with the real API's rate limit, sample PDFs
+ * published on its file host, two templates and a mailing list. The example workflows point at these.
  */
 export const SANDBOX = {
 	apiPort: 5680,
@@ -15,16 +15,40 @@ export const SANDBOX = {
 	get filesUrl() {
 		return `http://127.0.0.1:${this.filesPort}`;
 	},
+	/** Templates as if designed in the dashboard (the API has no endpoint to list them). */
+	templates: { reminder: 'tmpl_reminder01', welcome: 'tmpl_welcome01' },
+	/** A mailing list of 25 members, for sending a PDF or a letter to a list. */
+	mailingList: 'mal_sandbox25',
 };
+
+const FIRST_NAMES = ['Ann', 'Bob', 'Cat', 'Dan', 'Eve'];
+const TOWNS: Array<[string, string]> = [['Leeds', 'LS1 4AP'], ['York', 'YO1 7HH'], ['Bath', 'BA1 1AA'], ['Derby', 'DE1 2FS'], ['Hull', 'HU1 1AA']];
 
 export async function startSandbox(rateLimit = { requests: 100, windowMs: 60_000 }): Promise<FakeIntelliprint> {
 	// Address validation finishes by itself shortly after it is asked for, as a person trying the node would expect.
 	const fake = await new FakeIntelliprint({ apiKey: SANDBOX.apiKey, rateLimit, validationDelayMs: 200 }).start(SANDBOX.apiPort, '127.0.0.1', SANDBOX.filesPort);
+	await seedSandbox(fake);
+	return fake;
+}
+
+/** What the sandbox holds from the start: sample PDFs on its file host, two templates, a mailing list. */
+export async function seedSandbox(fake: FakeIntelliprint): Promise<void> {
 	// The vendor's demo has 100 letters when split on "Dear"; ours marks every 10th EMAIL ONLY.
 	fake.publish('mail-merge-100.pdf', await mailMergePdf(recipients(100)));
 	fake.publish('letterhead.pdf', await simplePdf(1, 'Example Utilities Ltd letterhead'));
 	fake.publish('cover-letter.pdf', await mailMergePdf(recipients(1, 0)));
 	fake.publish('terms.pdf', await simplePdf(2, 'Terms and conditions page'));
 	fake.publish('leaflet.pdf', await simplePdf(1, 'Winter offers leaflet'));
-	return fake;
+	fake.templates.add({
+		id: SANDBOX.templates.reminder,
+		name: 'Payment reminder',
+		content: '<h1>Payment reminder</h1><p>Dear {{first_name}},</p><p>Our records show £{{amount_due}} still due. Please pay within 14 days.</p><p>Thank you,<br>Example Utilities Ltd</p>',
+	});
+	fake.templates.add({ id: SANDBOX.templates.welcome, name: 'Welcome', content: '<p>Dear {{first_name}},</p><p>Welcome to Example Utilities. Your first bill arrives next month.</p>' });
+	const members = Array.from({ length: 25 }, (_, i) => {
+		const [town, postcode] = TOWNS[i % TOWNS.length];
+		const first = FIRST_NAMES[i % FIRST_NAMES.length];
+		return { address: { name: `${first} Member ${i + 1}`, line: `${i + 1} Park Road\n${town}`, postcode, country: 'GB' }, variables: { first_name: first } };
+	});
+	fake.mailingLists.create({ name: 'Sandbox members', recipients: members }, SANDBOX.mailingList);
 }

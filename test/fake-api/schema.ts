@@ -48,7 +48,7 @@ const settings: Record<string, Spec> = {
 	nudge: { object: { x: 'number', y: 'number' } },
 	confirmation_email: 'boolean',
 	metadata: 'free',
-	// Letters from content: one per recipient, given here or by a stored mailing list.
+	// Letters to recipients, one each (given here or by a stored mailing list), from content, a template or a file.
 	content: 'string',
 	recipients,
 	mailing_list: 'string',

@@ -12,6 +12,7 @@ import { MailingListStore, type FakeMailingList } from './mailingLists';
 import type { FakeOptions, RecordedRequest } from './options';
 import { PrintStore, type FakePrintJob } from './prints';
 import { route } from './routes';
+import { TemplateStore } from './templates';
 
 export type { FakeOptions, RecordedRequest } from './options';
 export type { Fault, Garbage } from './hostile';
@@ -30,6 +31,8 @@ export class FakeIntelliprint {
 	readonly backgrounds: BackgroundStore;
 	readonly merges: MergeStore;
 	readonly mailingLists: MailingListStore;
+	/** The account's templates (no endpoint lists them; see templates.ts). */
+	readonly templates = new TemplateStore();
 	/** Endpoints signed events go to, as registered in the Intelliprint dashboard. */
 	readonly webhookTargets: WebhookTarget[];
 	/** Every webhook delivery attempt, in order. */
@@ -78,7 +81,8 @@ export class FakeIntelliprint {
 		this.backgrounds = new BackgroundStore((id) => signed(`/backgrounds/${id}.png`));
 		this.merges = new MergeStore((id) => signed(`/merges/${id}.pdf`));
 		this.mailingLists = new MailingListStore((id) => this.scheduleValidation(id));
-		this.prints = new PrintStore((id) => signed(`/letters/${id}.pdf`), (id) => this.backgrounds.backgrounds.has(id), (id) => this.mailingLists.recipientsFor(id), this.maxBodyBytes);
+		const lists = (id: string) => this.mailingLists.recipientsFor(id);
+		this.prints = new PrintStore((id) => signed(`/letters/${id}.pdf`), (id) => this.backgrounds.backgrounds.has(id), lists, this.maxBodyBytes, (id) => this.templates.contentOf(id));
 		this.validationDelayMs = options.validationDelayMs ?? false;
 		this.webhookTargets = [...(options.webhooks ?? [])];
 	}

@@ -10,12 +10,23 @@ export interface FileRef {
 	name?: string;
 }
 
-/** What content letters are made of; `mailing_list` says where the recipients were copied from. */
+/**
+ * What letters to given recipients are made of: content (written, or a template's), or a file printed once
+ * per recipient; `mailing_list` says where the recipients were copied from.
+ */
 export interface ContentSource {
+	/** The text rendered for each recipient; '' when a file is printed instead. */
 	content: string;
 	recipients: Recipient[];
 	mailing_list: string | null;
+	/** The template the content was copied from. */
+	template?: string;
+	/** The file as given, kept so a change of recipients can address it again. */
+	file?: UploadedFile;
 }
+
+/** An account's template content by ID (undefined: no such template). */
+export type TemplateLookup = (id: string) => string | undefined;
 
 export interface SourceInput {
 	file?: UploadedFile | FileRef;
@@ -83,8 +94,8 @@ function listRecipients(id: string, lookup: MailingListLookup): Recipient[] {
 	return recipients.map((recipient) => ({ address: { ...recipient.address }, variables: { ...recipient.variables } }));
 }
 
-/** The recipients of a content job: given inline, or copied from a stored list (later list changes do not reach the job). */
-function contentRecipients(input: SourceInput, lookup: MailingListLookup): Pick<ContentSource, 'recipients' | 'mailing_list'> | undefined {
+/** A job's recipients: given inline, or copied from a stored list (later list changes do not reach the job). */
+function jobRecipients(input: SourceInput, lookup: MailingListLookup): Pick<ContentSource, 'recipients' | 'mailing_list'> | undefined {
 	if (input.recipients !== undefined && input.mailing_list !== undefined) throw invalid('mailing_list', "give either 'recipients' or 'mailing_list', not both.");
 	if (input.mailing_list !== undefined) return { recipients: listRecipients(input.mailing_list, lookup), mailing_list: input.mailing_list };
 	if (input.recipients === undefined) return undefined;
@@ -97,27 +108,45 @@ function checkContent(content: string): string {
 	return content;
 }
 
-/** Where a new job's letters come from: exactly one of a file and content with its recipients. */
-export async function resolveSource(input: SourceInput, lookup: MailingListLookup, maxBytes: number): Promise<{ file: UploadedFile } | { content: ContentSource }> {
-	// The fake keeps no templates (their shape is not public), so every template id is unknown to it.
-	if (input.template !== undefined) throw invalid('template', `no such template: ${input.template}.`);
-	if (input.file !== undefined) {
-		if (input.content !== undefined) throw invalid('content', "give either 'file' or 'content', not both.");
-		if (input.recipients !== undefined) throw invalid('recipients', "recipients go with 'content': a file carries its own addresses.");
-		if (input.mailing_list !== undefined) throw invalid('mailing_list', "a mailing list goes with 'content': a file carries its own addresses.");
-		return { file: await resolveFile(input.file, maxBytes) };
-	}
-	const content = checkContent(input.content ?? '');
-	const recipients = contentRecipients(input, lookup);
-	if (!recipients) throw fail.invalid('parameter_missing', "Missing required param: recipients (or 'mailing_list'), to go with 'content'.", 'recipients');
-	return { content: { content, ...recipients } };
+const SOURCES = ['file', 'content', 'template'] as const;
+
+/** A template's content, copied into the job: later changes to the template do not reach it (as with mailing lists). */
+function templateContent(id: string, templates: TemplateLookup): string {
+	if (!id.trim()) throw invalid('template', 'the template ID is empty.');
+	const content = templates(id);
+	if (content === undefined) throw invalid('template', `no such template: ${id}.`);
+	return content;
 }
 
-/** An update of a content job's content or recipients; a job made from a file refuses them. */
+/**
+ * Where a new job's letters come from: exactly one of a file, content and a template. A file without
+ * recipients carries its own addresses; content and templates need recipients (given, or a mailing list).
+ */
+export async function resolveSource(
+	input: SourceInput,
+	lookup: MailingListLookup,
+	maxBytes: number,
+	templates: TemplateLookup = () => undefined,
+): Promise<{ file: UploadedFile } | { content: ContentSource }> {
+	const given = SOURCES.filter((key) => input[key] !== undefined);
+	if (given.length > 1) throw invalid(given[1], `give only one of 'file', 'content' or 'template', not ${given.map((key) => `'${key}'`).join(' and ')}.`);
+	const recipients = jobRecipients(input, lookup);
+	if (input.file !== undefined) {
+		const file = await resolveFile(input.file, maxBytes);
+		return recipients ? { content: { content: '', ...recipients, file } } : { file };
+	}
+	const source = given[0] ?? 'content';
+	const content = source === 'template' ? templateContent(input.template!, templates) : checkContent(input.content ?? '');
+	if (!recipients) throw fail.invalid('parameter_missing', `Missing required param: recipients (or 'mailing_list'), to go with '${source}'.`, 'recipients');
+	return { content: { content, ...recipients, ...(source === 'template' && { template: input.template }) } };
+}
+
+/** An update of a job's content or recipients; a file carrying its own addresses refuses them, and only content has content to change. */
 export function updateSource(current: ContentSource | undefined, input: SourceInput, lookup: MailingListLookup): ContentSource | undefined {
 	const given = (['content', 'recipients', 'mailing_list'] as const).find((key) => input[key] !== undefined);
 	if (!given) return current;
-	if (!current) throw invalid(given, 'this print job was made from a file, so it has no content or recipients to change.');
-	const recipients = contentRecipients(input, lookup);
-	return { content: input.content !== undefined ? checkContent(input.content) : current.content, ...(recipients ?? { recipients: current.recipients, mailing_list: current.mailing_list }) };
+	if (!current) throw invalid(given, 'this print job was made from a file that carries its own addresses, so it has no content or recipients to change.');
+	if (input.content !== undefined && (current.file || current.template)) throw invalid('content', `this print job was made from a ${current.file ? 'file' : 'template'}, so it has no content to change.`);
+	const recipients = jobRecipients(input, lookup);
+	return { ...current, content: input.content !== undefined ? checkContent(input.content) : current.content, ...(recipients ?? {}) };
 }

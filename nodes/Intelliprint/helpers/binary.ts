@@ -25,7 +25,7 @@ export async function readPdfProperty(
 		throw new NodeOperationError(ctx.getNode(), 'This tool gets no files from the AI agent, so it cannot read a PDF', {
 			itemIndex,
 			description:
-				'In the tool\'s panel, choose Source → "Content for Recipients From Items" (the model writes the letter and gives the address) or "PDF at a URL" (the model gives a link to the PDF).',
+				"In the tool's panel, choose a Source the model can give: the letter's text (the model writes the letter and gives the address) or a PDF at a URL (the model gives a link to the PDF).",
 		});
 	}
 	if (!name || !item?.binary?.[name]) {

@@ -7,7 +7,32 @@ import { getLocatorId } from './parameters';
 import { recipientOf, type Recipient } from './recipients';
 import { textValue } from './values';
 
-export type Source = 'pdf' | 'content' | 'mailingList' | 'url';
+/** What the letters are made of. */
+export type Source = 'pdf' | 'url' | 'template' | 'content';
+/** Who they go to: the addresses printed in the PDF, the items' addresses, or a stored mailing list. */
+export type RecipientsFrom = 'inFile' | 'allItems' | 'eachItem' | 'mailingList';
+
+export interface JobShape {
+	source: Source;
+	recipients: RecipientsFrom;
+}
+
+/**
+ * The print job's shape as the node's parameters give it. Before version 1.2 one list chose both:
+ * a PDF (file or link) went to its own addresses, content to the items or to a mailing list.
+ */
+export function jobShape(ctx: IExecuteFunctions, itemIndex: number): JobShape {
+	const source = ctx.getNodeParameter('source', itemIndex, 'pdf') as Source | 'mailingList';
+	if (source === 'mailingList') return { source: 'content', recipients: 'mailingList' };
+	const ownDefault: RecipientsFrom = source === 'pdf' || source === 'url' ? 'inFile' : 'allItems';
+	const chosen = ctx.getNode().typeVersion >= 1.2 || source === 'content';
+	return { source, recipients: chosen ? (ctx.getNodeParameter('recipientsFrom', itemIndex, ownDefault) as RecipientsFrom) : ownDefault };
+}
+
+/** Only text and templates have placeholders to fill: a PDF's recipients carry no variables. */
+export function takesVariables(shape: JobShape): boolean {
+	return shape.source === 'content' || shape.source === 'template';
+}
 
 function content(ctx: IExecuteFunctions, itemIndex: number): string {
 	const text = textValue(ctx, itemIndex, ctx.getNodeParameter('content', itemIndex, ''), 'Content');
@@ -18,6 +43,18 @@ function content(ctx: IExecuteFunctions, itemIndex: number): string {
 		});
 	}
 	return text;
+}
+
+function templateId(ctx: IExecuteFunctions, itemIndex: number): string {
+	const id = textValue(ctx, itemIndex, ctx.getNodeParameter('template', itemIndex, ''), 'Template ID')?.trim() ?? '';
+	// The API's only example is "tmpl_abc123"; its format is not documented, so only blanks and spaces are refused here.
+	if (!id || /\s/.test(id)) {
+		throw new NodeOperationError(ctx.getNode(), id ? `"${id.slice(0, 100)}" is not a template ID` : 'No template ID given', {
+			itemIndex,
+			description: 'Copy the ID of the template from your Intelliprint dashboard into "Template ID", e.g. tmpl_abc123.',
+		});
+	}
+	return id;
 }
 
 function pdfUrl(ctx: IExecuteFunctions, itemIndex: number): string {
@@ -31,32 +68,37 @@ function pdfUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 	return url;
 }
 
-/**
- * What a print job is made from, as the API's fields: the PDF file part, a link for the API to
- * fetch, or content with its recipients (given, or a stored mailing list).
- */
-export async function sourceBody(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	source: Source,
-	recipients?: Recipient[],
-): Promise<FormObject> {
+async function madeOf(ctx: IExecuteFunctions, itemIndex: number, source: Source): Promise<FormObject> {
 	switch (source) {
 		case 'url':
 			return { file: { url: pdfUrl(ctx, itemIndex) } };
+		case 'template':
+			return { template: templateId(ctx, itemIndex) };
 		case 'content':
-			return { content: content(ctx, itemIndex), recipients: (recipients ?? [recipientOf(ctx, itemIndex)]) as unknown as FormValue[] };
-		case 'mailingList':
-			return {
-				content: content(ctx, itemIndex),
-				mailing_list: getLocatorId(ctx, itemIndex, 'mailingList', 'mal_', 'mailing list'),
-			};
+			return { content: content(ctx, itemIndex) };
 		default: {
 			const propertyName = ctx.getNodeParameter('binaryPropertyName', itemIndex) as string;
-			const options = ctx.getNodeParameter('options', itemIndex, {}) as { fileName?: unknown };
-			const fileName = textValue(ctx, itemIndex, options.fileName, 'File Name');
+			// Only this option: reading the whole collection would evaluate its expressions (Reference, say) again.
+			const fileName = textValue(ctx, itemIndex, ctx.getNodeParameter('options.fileName', itemIndex, ''), 'File Name');
 			// The PDF goes straight into the multipart body and is not kept: a large file is held once.
 			return { file: await readPdfProperty(ctx, itemIndex, propertyName, undefined, fileName) };
 		}
+	}
+}
+
+/**
+ * A print job's source and recipients as the API's fields (one of `file`, `template` and `content`;
+ * `recipients[]` or `mailing_list` unless a PDF carries its own addresses). A mail run passes its
+ * recipients; otherwise the item is its own recipient.
+ */
+export async function sourceBody(ctx: IExecuteFunctions, itemIndex: number, shape: JobShape, recipients?: Recipient[]): Promise<FormObject> {
+	const body = await madeOf(ctx, itemIndex, shape.source);
+	switch (shape.recipients) {
+		case 'inFile':
+			return body;
+		case 'mailingList':
+			return { ...body, mailing_list: getLocatorId(ctx, itemIndex, 'mailingList', 'mal_', 'mailing list') };
+		default:
+			return { ...body, recipients: (recipients ?? [recipientOf(ctx, itemIndex, takesVariables(shape))]) as unknown as FormValue[] };
 	}
 }

@@ -67,9 +67,9 @@ function variablesOf(ctx: IExecuteFunctions, itemIndex: number): Record<string, 
 
 /**
  * The recipient an item stands for: its address as the node maps it (see recipientMapping.ts), and
- * its variables. A missing name, address or postcode is refused on that item before anything is sent.
+ * its variables (none for a letter without placeholders). A missing name, address or postcode is refused on that item before anything is sent.
  */
-export function recipientOf(ctx: IExecuteFunctions, itemIndex: number): Recipient {
+export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVariables = true): Recipient {
 	const mapping = recipientMapping(ctx);
 	const raw = mapping.read(itemIndex);
 	const name = textValue(ctx, itemIndex, raw.name, 'Recipient Name')?.trim();
@@ -91,7 +91,7 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number): Recipien
 	}
 	return {
 		address: { name: name!, line: line!, postcode: postcode!, country: countryCode(ctx, itemIndex, raw.country) },
-		variables: variablesOf(ctx, itemIndex),
+		variables: withVariables ? variablesOf(ctx, itemIndex) : {},
 	};
 }
 
@@ -108,10 +108,10 @@ export interface RunRecipients {
  * be a recipient are set aside as error items and the others still go; without it the first one
  * stops the run before anything is sent.
  */
-export function recipientsOfAllItems(ctx: IExecuteFunctions): RunRecipients {
+export function recipientsOfAllItems(ctx: IExecuteFunctions, withVariables = true): RunRecipients {
 	const run: RunRecipients = { recipients: [], itemIndexes: [], errorItems: [] };
 	const add = (itemIndex: number) => {
-		run.recipients.push(recipientOf(ctx, itemIndex));
+		run.recipients.push(recipientOf(ctx, itemIndex, withVariables));
 		run.itemIndexes.push(itemIndex);
 	};
 	const keepGoing = ctx.continueOnFail();

@@ -7,7 +7,7 @@ import { addressDigest, planParts, rowsFailed, sentPartsOf } from '../../helpers
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
-import { sourceBody, type Source } from '../../helpers/printJobSource';
+import { jobShape, sourceBody, takesVariables, type JobShape } from '../../helpers/printJobSource';
 import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
@@ -65,7 +65,7 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: LETTERS_PER_JOB,
-				displayOptions: { show: { '/source': ['content'], '/recipientsFrom': ['allItems'] } },
+				displayOptions: { show: { '/recipientsFrom': ['allItems'] } },
 				description:
 					'A mail run with more rows becomes several print jobs of at most this many letters each. Intelliprint accepts requests up to about 100 MiB; 10,000 letters with a few fields each are about 2.5 MB.',
 			},
@@ -108,21 +108,19 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** A mail run (content for all input items) is one print job, made once for the whole run. */
+/** A mail run (recipients from all input items) is one print job, made once for the whole run. */
 export function runsOnce(this: IExecuteFunctions): boolean {
-	return this.getNodeParameter('source', 0, 'pdf') === 'content' && this.getNodeParameter('recipientsFrom', 0, 'allItems') === 'allItems';
+	return jobShape(this, 0).recipients === 'allItems';
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	if (!runsOnce.call(this)) {
-		const source = this.getNodeParameter('source', itemIndex, 'pdf') as Source;
-		return await createJob(this, itemIndex, () => sourceBody(this, itemIndex, source));
-	}
-	const { recipients, itemIndexes, errorItems: rowErrors } = recipientsOfAllItems(this);
+	const shape = jobShape(this, itemIndex);
+	if (!runsOnce.call(this)) return await createJob(this, itemIndex, () => sourceBody(this, itemIndex, shape));
+	const { recipients, itemIndexes, errorItems: rowErrors } = recipientsOfAllItems(this, takesVariables(shape));
 	if (!recipients.length) return rowErrors;
 	let output: INodeExecutionData[];
 	try {
-		output = await sendMailRun(this, recipients, itemIndexes);
+		output = await sendMailRun(this, shape, recipients, itemIndexes);
 	} catch (caught) {
 		// Before any of its print jobs (the sent-keys lookup, say): the whole run failed, every row of it.
 		output = rowsFailed(this, caught, itemIndexes);
@@ -134,7 +132,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 /** The print jobs of a mail run: one per part (see mailRunParts.ts), each exactly once under its key. */
-async function sendMailRun(ctx: IExecuteFunctions, recipients: Recipient[], itemIndexes: number[]): Promise<INodeExecutionData[]> {
+async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: Recipient[], itemIndexes: number[]): Promise<INodeExecutionData[]> {
 	const first = itemIndexes[0];
 	const options = ctx.getNodeParameter('options', first, {}) as IDataObject;
 	const runKey = options.sentKey ? sentKeyOf(ctx, first, options.sentKey) : undefined;
@@ -151,7 +149,8 @@ async function sendMailRun(ctx: IExecuteFunctions, recipients: Recipient[], item
 		try {
 			made = part.sentAs
 				? await sentJobItems(ctx, part.sentAs, part.rows[0], part.rows)
-				: await createJob(ctx, part.rows[0], () => sourceBody(ctx, part.rows[0], 'content', part.rows.map((row) => recipientOfRow.get(row)!)), part.rows, {
+				: // The letter (text, template or the PDF) is the first row's, for every part of the run.
+					await createJob(ctx, part.rows[0], () => sourceBody(ctx, first, shape, part.rows.map((row) => recipientOfRow.get(row)!)), part.rows, {
 						number: index + 1,
 						of: parts.length,
 						letters: part.rows.length,

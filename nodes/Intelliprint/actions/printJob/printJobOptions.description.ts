@@ -162,6 +162,8 @@ export const printJobSettingFields: INodeProperties[] = [
 		type: 'fixedCollection',
 		default: {},
 		placeholder: 'Add Splitting',
+		// Letters to given recipients are the whole PDF once each: splitting is for a PDF of many letters.
+		displayOptions: { hide: { '/recipientsFrom': ['allItems', 'eachItem', 'mailingList'] } },
 		description: 'How one PDF becomes several letters',
 		options: [
 			{
