@@ -8,7 +8,7 @@ const credentials = [
 	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl, rateLimitRequests: 100, rateLimitWindowSeconds: 60 } },
 	{ id: 'ipWrongKeyCred01', name: 'Intelliprint wrong key', type: 'intelliprintApi', data: { apiKey: 'wrong_key', baseUrl: SANDBOX.apiUrl } },
 ];
-const workflows = ['lifecycle', 'background', 'mailing-list', 'wrong-key', 'bad-parameter', 'continue-on-fail'].map((name) => `${ROOT}/test/e2e/workflows/${name}.json`);
+const workflows = ['lifecycle', 'background', 'mailing-list', 'sources-to-recipients', 'wrong-key', 'bad-parameter', 'continue-on-fail'].map((name) => `${ROOT}/test/e2e/workflows/${name}.json`);
 const examples = ['rows-to-letters', 'scheduled-mail-run', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows'].map((name) => `${ROOT}/examples/${name}.json`);
 
 let fake: FakeIntelliprint;
@@ -66,6 +66,30 @@ describe('the packed package inside real n8n (n8n execute)', () => {
 		expect(Number(summary.json.sum_cost_after_tax_pence)).toBeGreaterThan(9000);
 	});
 
+	it('sends every source to every kind of recipient as node version 1.2 offers them, each on the wire as the SDK sends it', async () => {
+		fake.resetRecording();
+		const { result, exitCode, output } = await n8n.execute('ipE2eCombos0001');
+		expect(exitCode, output).toBe(0);
+		const names = (step: string) => node(result, step).items.map((item) => item.json.name);
+		const rows = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper'];
+		expect(names('PDF to all rows')).toEqual(rows);
+		expect(names('PDF to each row')).toEqual(rows);
+		expect(names('Link to each row as postcards')).toEqual(rows);
+		expect(names('Template to all rows')).toEqual(rows);
+		expect(names('PDF to the list')).toHaveLength(25);
+		expect(names('Text to the list as postcards')).toHaveLength(25);
+		const creates = fake.requests.filter((call) => call.method === 'POST' && call.path === '/v1/prints').map((call) => call.body);
+		// 1 + 3 + 3 + 1 + 1 + 1 print jobs, each with exactly one source and one kind of recipients.
+		expect(creates).toHaveLength(10);
+		for (const body of creates) {
+			expect(['file', 'template', 'content'].filter((key) => key in body)).toHaveLength(1);
+			expect(['recipients', 'mailing_list'].filter((key) => key in body)).toHaveLength(1);
+		}
+		expect(creates.filter((body) => body.template === SANDBOX.templates.reminder)).toHaveLength(1);
+		expect(creates.filter((body) => body.type === 'postcard')).toHaveLength(4);
+		expect(creates.filter((body) => body.mailing_list === SANDBOX.mailingList)).toHaveLength(2);
+	});
+
 	it('runs the "PDF to a mailing list" example: the same PDF to each of the 25 members, sent once a month', async () => {
 		const { result, exitCode, output } = await n8n.execute('ipExamplePdfList');
 		expect(exitCode, output).toBe(0);
@@ -80,6 +104,7 @@ describe('the packed package inside real n8n (n8n execute)', () => {
 	});
 
 	it('runs the "template to rows" example: one print job of 20 reminders filled in from each row', async () => {
+		fake.resetRecording();
 		const { result, exitCode, output } = await n8n.execute('ipExampleTmplRow');
 		expect(exitCode, output).toBe(0);
 		const [summary] = node(result, 'Summary of letters and cost').items;
