@@ -73,6 +73,15 @@ export class IntelliprintApi implements ICredentialType {
 			description:
 				'How long one item may spend waiting out rate limiting, server faults and hung connections before it fails with a message saying when to try again',
 		},
+		{
+			displayName: 'Daily Spending Limit (GBP)',
+			name: 'dailySpendingLimit',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 0,
+			description:
+				'The most this key may confirm in live letters per day (UK time), cost after tax. Before confirming, the node reads what the key confirmed today; a job that would go over stays a draft, with an error saying so. 0 means no limit.',
+		},
 	];
 
 	/**

@@ -224,3 +224,14 @@ export const parallelItemsOption: INodeProperties = {
 	description:
 		"How many items are sent at the same time. 0 lets the node choose: as many as the credential's rate limit allows at once (at most 100). Lower it to hold fewer PDFs in memory at a time.",
 };
+
+/** A bound on one job's cost, where a live job can be confirmed (the credential's daily limit bounds the day). */
+export const confirmUpToOption: INodeProperties = {
+	displayName: 'Confirm Only Up To (GBP)',
+	name: 'confirmUpTo',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: 0,
+	description:
+		'The most one live job may cost (after tax) to be confirmed. A dearer job stays a draft, with an error giving its ID and cost, for a person to check. 0 means no limit.',
+};

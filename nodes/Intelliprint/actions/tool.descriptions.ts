@@ -67,7 +67,8 @@ export function toolDescriptionField(resource: string, option: INodePropertyOpti
 const LIVE_LETTER_OPERATIONS = ['create', 'confirm'];
 const TEST_ONLY =
 	'In this workflow the tool makes test jobs only: a live job asked for is made as a test job, and confirming a draft is refused.';
-const LIVE_ALLOWED = 'This workflow allows live letters: a confirmed live job is printed, posted and charged.';
+const LIVE_ALLOWED =
+	'This workflow allows live letters: a confirmed live job is printed, posted and charged. Spending limits may hold a live job back as a draft; the error then gives its ID and cost: do not retry, tell the user.';
 
 /** Whether the agent may post real mail: off unless the builder turns it on in the tool's panel. */
 export const liveLettersFields: INodeProperties[] = [

@@ -1,11 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { printJobItems } from '../../helpers/output';
+import { printJobItems, type PrintJob } from '../../helpers/output';
 import { getPrintJobId } from '../../helpers/parameters';
+import { confirmWithinLimits, limitsApply } from '../../helpers/spending';
 import { refuseUnlessLiveAllowed } from '../../helpers/toolMode';
 import { updatePrintJob } from '../../helpers/updatePrintJob';
-import { printJobLocator, printJobOutputFields } from '../common.descriptions';
+import { apiRequest, EXPECT } from '../../transport';
+import { confirmUpToOption, printJobLocator, printJobOutputFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -16,6 +18,14 @@ const properties: INodeProperties[] = [
 	},
 	...printJobLocator,
 	...printJobOutputFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [confirmUpToOption],
+	},
 ];
 
 /** What an AI agent is told this operation does (see tool.descriptions.ts). */
@@ -30,6 +40,10 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	refuseUnlessLiveAllowed(this, itemIndex, 'confirm a print job');
 	const id = getPrintJobId(this, itemIndex);
-	const job = await updatePrintJob(this, id, { confirmed: true }, itemIndex, 'confirmed again');
+	const perJob = Number(this.getNodeParameter('options.confirmUpTo', itemIndex, 0)) || undefined;
+	// Spending limits need the draft's cost first; without them the confirm is one request.
+	const job = (await limitsApply(this, perJob))
+		? await confirmWithinLimits(this, itemIndex, await apiRequest<PrintJob>(this, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex }), perJob)
+		: await updatePrintJob(this, id, { confirmed: true }, itemIndex, 'confirmed again');
 	return await printJobItems(this, [job], itemIndex);
 }

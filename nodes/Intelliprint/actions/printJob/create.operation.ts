@@ -9,9 +9,10 @@ import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { jobShape, sourceBody, takesVariables, type JobShape } from '../../helpers/printJobSource';
 import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
+import { confirmWithinLimits, limitsApply } from '../../helpers/spending';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
-import { parallelItemsOption, printJobOutputFields } from '../common.descriptions';
+import { confirmUpToOption, parallelItemsOption, printJobOutputFields } from '../common.descriptions';
 import { toolDefault } from '../tool.descriptions';
 import { sourceFields } from './createSource.description';
 import { applyTypeOptions, postcardFields } from './postcard.description';
@@ -49,6 +50,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: alphabetical([
+			confirmUpToOption,
 			{
 				displayName: 'File Name',
 				name: 'fileName',
@@ -170,9 +172,13 @@ function testmodeOf(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return (ctx.getNodeParameter('testmode', itemIndex, false) as boolean) || !liveAllowed(ctx, itemIndex);
 }
 
-/** An existing print job, output as already sent for the rows it holds. */
-async function sentJobItems(ctx: IExecuteFunctions, printJobId: string, itemIndex: number, fromItems?: number[]): Promise<INodeExecutionData[]> {
-	const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex });
+/**
+ * An existing print job, output as already sent for the rows it holds. `confirmUpTo` (a number, 0 for none) when
+ * the job was to be confirmed under spending limits: a draft a limit held back is confirmed now if it fits.
+ */
+async function sentJobItems(ctx: IExecuteFunctions, printJobId: string, itemIndex: number, fromItems?: number[], confirmUpTo?: number): Promise<INodeExecutionData[]> {
+	let job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex });
+	if (confirmUpTo !== undefined && !job.confirmed) job = await confirmWithinLimits(ctx, itemIndex, job, confirmUpTo || undefined);
 	return await printJobItems(ctx, [job], itemIndex, { extra: { already_sent: true }, fromItems });
 }
 
@@ -189,12 +195,16 @@ async function createJob(
 	const testmode = testmodeOf(ctx, itemIndex);
 	const extra = testmode && !askedForTest ? { live_refused: true } : undefined;
 	const type = ctx.getNodeParameter('type', itemIndex, 'letter') as string;
-	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: ctx.getNodeParameter('confirmed', itemIndex, false) as boolean });
+	const perJob = Number(options.confirmUpTo) || undefined;
+	const confirm = ctx.getNodeParameter('confirmed', itemIndex, false) as boolean;
+	// Under spending limits a live job is made as a draft and confirmed only once its cost is known to fit.
+	const guarded = confirm && !testmode && (await limitsApply(ctx, perJob));
+	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: confirm && !guarded });
 	applyTypeOptions(settings, options, type);
 	// A mail run's parts carry keys of their own (see mailRunParts.ts).
 	const sentKey = part ? part.sentKey : options.sentKey ? sentKeyOf(ctx, itemIndex, options.sentKey) : undefined;
 	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30) : undefined;
-	if (check?.sent) return await sentJobItems(ctx, check.printJobId, itemIndex, fromItems);
+	if (check?.sent) return await sentJobItems(ctx, check.printJobId, itemIndex, fromItems, guarded ? perJob ?? 0 : undefined);
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };
 
 	let created: string | undefined;
@@ -206,7 +216,8 @@ async function createJob(
 		});
 		created = job.id;
 		recordCreated(ctx, itemIndex, job.id);
-		return await printJobItems(ctx, [job], itemIndex, { fromItems, extra });
+		const made = guarded ? await confirmWithinLimits(ctx, itemIndex, job, perJob) : job;
+		return await printJobItems(ctx, [made], itemIndex, { fromItems, extra });
 	} finally {
 		if (check && !check.sent) check.done(created);
 	}

@@ -60,6 +60,8 @@ describe('what an AI agent is told', () => {
 				[[false], true, false],
 				[[true], false, true],
 			]);
+			// A model allowed live letters is told in advance that a limit may hold a job back.
+			expect(String(variants[1].default)).toContain('Spending limits may hold a live job back as a draft');
 		}
 	});
 });

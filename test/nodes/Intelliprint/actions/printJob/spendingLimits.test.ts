@@ -1,0 +1,89 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { useFakeApi } from '../../../../helpers/context';
+import type { FakeIntelliprint } from '../../../../fake-api/server';
+
+/**
+ * Spending limits, against the fake's prices: a one-page letter second class is £0.85, £1.02 after tax. Each
+ * describe has its own fake API (its own address), so the process-wide holds of one do not reach another.
+ */
+const LETTER = 1.02;
+const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { name: `Customer ${i + 1}`, address: `${i + 1} High Street\nLeeds`, postcode: 'LS1 4AP' } }));
+const liveCreate = (extra: Record<string, unknown> = {}) => ({
+	resource: 'printJob', operation: 'create', source: 'content', content: '<p>Hello {{name}}</p>', recipientsFrom: 'eachItem', variables: 'none',
+	testmode: false, confirmed: true, ...extra,
+});
+const liveConfirmedGbp = (fake: FakeIntelliprint) =>
+	[...fake.prints.jobs.values()].filter((job) => job.confirmed && !job.testmode).reduce((sum, job) => sum + job.cost.after_tax, 0) / 1e8;
+const errors = (items: INodeExecutionData[]) => items.filter((item) => item.json.error).map((item) => String(item.json.error));
+
+describe('Confirm Only Up To (per job)', () => {
+	const api = useFakeApi();
+
+	it('a live job over it stays a draft, and the error names the draft and its cost', async () => {
+		const { error } = await api.run({ parameters: liveCreate({ options: { confirmUpTo: 1 } }), items: rows(1) });
+		expect(error?.message).toMatch(/^Print job print_\w+ \(1 letters, £1\.02 after tax\) was not confirmed: it costs more than "Confirm Only Up To" \(£1\.00\)$/);
+		const draft = api.fake.createdPrintJobs().at(-1)!;
+		expect(error?.message).toContain(draft.id);
+		expect(draft.confirmed).toBe(false);
+	});
+
+	it('a job within it is confirmed; a test job is never held back', async () => {
+		const { items } = await api.run({ parameters: liveCreate({ options: { confirmUpTo: 1.02 } }), items: rows(1) });
+		expect(items[0].json).toMatchObject({ confirmed: true, testmode: false });
+		const test = await api.run({ parameters: liveCreate({ testmode: true, options: { confirmUpTo: 0.01 } }), items: rows(1) });
+		expect(test.items[0].json).toMatchObject({ confirmed: true, testmode: true });
+	});
+
+	it('Confirm refuses a dearer draft, and confirms one that fits', async () => {
+		const draft = await api.run({ parameters: liveCreate({ confirmed: false }), items: rows(1) });
+		const id = { __rl: true, mode: 'id', value: String(draft.items[0].json.id) };
+		const refused = await api.run({ parameters: { resource: 'printJob', operation: 'confirm', printJob: id, options: { confirmUpTo: 0.5 } } });
+		expect(refused.error?.message).toContain('was not confirmed: it costs more than "Confirm Only Up To" (£0.50)');
+		const confirmed = await api.run({ parameters: { resource: 'printJob', operation: 'confirm', printJob: id, options: { confirmUpTo: 2 } } });
+		expect(confirmed.items[0].json).toMatchObject({ confirmed: true });
+	});
+});
+
+describe('the daily spending limit on the credential', () => {
+	const api = useFakeApi();
+
+	it('100 items in parallel stop exactly at the limit: the rest stay drafts, each with its error', async () => {
+		const { items, error } = await api.run({ parameters: liveCreate({ options: { parallelItems: 100 } }), items: rows(100), continueOnFail: true, credentials: { dailySpendingLimit: 20 } });
+		expect(error).toBeUndefined();
+		const confirmed = items.filter((item) => item.json.confirmed === true);
+		expect(confirmed).toHaveLength(Math.floor(20 / LETTER));
+		expect(liveConfirmedGbp(api.fake)).toBeLessThanOrEqual(20);
+		expect(errors(items)).toHaveLength(100 - confirmed.length);
+		expect(errors(items)[0]).toMatch(/would take today's spending over the daily limit of £20\.00/);
+		// Every refused item's draft is there to confirm by hand.
+		expect([...api.fake.prints.jobs.values()].filter((job) => !job.confirmed)).toHaveLength(100 - confirmed.length);
+	});
+
+	it('counts what was confirmed earlier today, and two executions at once do not pass it together', async () => {
+		const before = liveConfirmedGbp(api.fake);
+		const limit = Math.round((before + 10) * 100) / 100;
+		const run = () => api.run({ parameters: liveCreate({ options: { parallelItems: 10 } }), items: rows(10), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		await Promise.all([run(), run()]);
+		expect(liveConfirmedGbp(api.fake)).toBeLessThanOrEqual(limit);
+		expect(liveConfirmedGbp(api.fake)).toBeGreaterThan(limit - LETTER);
+	});
+
+	it('fails closed: when the day cannot be read, nothing is confirmed', async () => {
+		api.fake.faults.push({ method: 'GET', path: /\/prints$/, status: 401, times: Number.POSITIVE_INFINITY, error: { type: 'authentication_error', code: 'unauthorized', message: 'No.' } });
+		const confirmedBefore = [...api.fake.prints.jobs.values()].filter((job) => job.confirmed).length;
+		const { error } = await api.run({ parameters: liveCreate(), items: rows(1), credentials: { dailySpendingLimit: 1000 } });
+		expect(error?.message).toMatch(/^Print job print_\w+ was not confirmed: today's spending could not be read$/);
+		expect([...api.fake.prints.jobs.values()].filter((job) => job.confirmed)).toHaveLength(confirmedBefore);
+	});
+
+	it('a draft held back is confirmed on a rerun under Skip Items Already Sent, once the limit allows', async () => {
+		const spent = liveConfirmedGbp(api.fake);
+		const parameters = liveCreate({ options: { sentKey: '={{ "held-" + $json.name }}' } });
+		const held = await api.run({ parameters, items: rows(1), credentials: { dailySpendingLimit: spent + 0.5 } });
+		expect(held.error?.message).toContain('over the daily limit');
+		const again = await api.run({ parameters, items: rows(1), credentials: { dailySpendingLimit: spent + 5 } });
+		expect(again.items[0].json).toMatchObject({ confirmed: true, already_sent: true, id: api.fake.createdPrintJobs().at(-1)!.id });
+	});
+});
