@@ -108,6 +108,20 @@ export async function holdSpending(ctx: IExecuteFunctions, itemIndex: number, jo
  * confirmed and gives the held amount back; after a fault the confirm may have happened, so it stays held.
  */
 export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, perJobGbp: number | undefined): Promise<PrintJob> {
+	const { dailyLimitGbp, limitKey } = await connectionSettings(ctx);
+	if (dailyLimitGbp === undefined) return await checkAndConfirm(ctx, itemIndex, draft, perJobGbp);
+	// One check and confirm at a time per key in this process: another process (a queue-mode worker, a second
+	// n8n) then misses at most the one confirm this process has in flight when it checks, not a hundred.
+	const before = confirmLine.get(limitKey) ?? Promise.resolve();
+	const mine = before.then(async () => await checkAndConfirm(ctx, itemIndex, draft, perJobGbp));
+	confirmLine.set(limitKey, mine.catch(() => undefined));
+	return await mine;
+}
+
+/** Per credential fingerprint: the confirm under a daily limit now in progress, which the next one waits for. */
+const confirmLine = new Map<string, Promise<unknown>>();
+
+async function checkAndConfirm(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, perJobGbp: number | undefined): Promise<PrintJob> {
 	const release = await holdSpending(ctx, itemIndex, draft, perJobGbp);
 	try {
 		return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again');

@@ -1,0 +1,83 @@
+import fs from 'fs-extra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server';
+import { N8nInstance, type ExecutionResult } from './n8n';
+
+/**
+ * Spending limits in real n8n: 300 live letters of £1.02 (after tax, the fake's price) under a daily limit of
+ * £100, in one execution and in two at once (two `n8n execute` processes: the case one process cannot see), the
+ * per-job refusal, and fail-closed. Each case has its own fake API on its own port, so its own day.
+ */
+const LETTER = 1.02;
+const node = (name: string, type: string, typeVersion: number, position: [number, number], parameters: object, extra: object = {}) => ({ id: name, name, type, typeVersion, position, parameters, ...extra });
+function workflow(id: string, credentialId: string, rows: number, options: object = {}) {
+	const nodes = [
+		node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
+		node('Rows', 'n8n-nodes-base.code', 2, [200, 0], {
+			jsCode: `return Array.from({ length: ${rows} }, (_, i) => ({ json: { name: 'Customer ' + (i + 1), address: (i + 1) + ' High Street\\nLeeds', postcode: 'LS1 4AP' } }));`,
+		}),
+		node('Post live letters', 'n8n-nodes-intelliprint.intelliprint', 1.2, [400, 0], {
+			resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}}, this is a live letter.</p>', recipientsFrom: 'eachItem',
+			recipientFields: { mappingMode: 'autoMapInputData', value: null }, variables: 'none', testmode: false, confirmed: true, options,
+		}, { credentials: { intelliprintApi: { id: credentialId, name: credentialId } }, onError: 'continueRegularOutput' }),
+	];
+	const connections = { Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] }, Rows: { main: [[{ node: 'Post live letters', type: 'main', index: 0 }]] } };
+	return { id, name: id, nodes, connections, settings: { executionOrder: 'v1' }, active: false, pinData: {} };
+}
+
+const fakes: FakeIntelliprint[] = [];
+let n8n: N8nInstance;
+const CASES = { one: 'ipLimitOneRun01', two: 'ipLimitTwoRuns1', perJob: 'ipLimitPerJob01', closed: 'ipLimitClosed01' } as const;
+beforeAll(async () => {
+	for (let i = 0; i < 4; i++) fakes.push(await startFakeIntelliprint({ rateLimit: false }));
+	n8n = await N8nInstance.create('spending-limits');
+	const ids = Object.values(CASES);
+	await n8n.importCredentials(fakes.map((fake, i) => ({
+		id: ids[i], name: ids[i], type: 'intelliprintApi',
+		data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000, rateLimitWindowSeconds: 60, dailySpendingLimit: 100 },
+	})));
+	const files = ids.map((id) => `${n8n.userFolder}/limit-workflows/${id}.json`);
+	await Promise.all(ids.map((id, i) => fs.outputJson(files[i], workflow(id, id, id === CASES.perJob || id === CASES.closed ? 1 : 300, id === CASES.perJob ? { confirmUpTo: 1 } : {}))));
+	await n8n.importWorkflows(files);
+});
+afterAll(async () => Promise.all(fakes.map((fake) => fake.stop())));
+
+const confirmedGbp = (fake: FakeIntelliprint) => [...fake.prints.jobs.values()].filter((job) => job.confirmed && !job.testmode).reduce((sum, job) => sum + job.cost.after_tax, 0) / 1e8;
+const outcome = (result: ExecutionResult | undefined) => N8nInstance.node(result, 'Post live letters').items;
+
+describe('spending limits in real n8n', () => {
+	it('300 live letters under £100 in one execution stop at the limit: 98 confirmed, 202 drafts with their errors', async () => {
+		const { result, exitCode, output } = await n8n.execute(CASES.one);
+		expect(exitCode, output).toBe(0);
+		const items = outcome(result);
+		expect(items.filter((item) => item.json.confirmed === true)).toHaveLength(Math.floor(100 / LETTER));
+		expect(items.filter((item) => String(item.json.error ?? '').includes('over the daily limit of £100.00'))).toHaveLength(300 - 98);
+		expect(confirmedGbp(fakes[0])).toBeCloseTo(98 * LETTER, 2);
+	});
+
+	it('two executions at once (two processes) pass the limit by at most the one confirm the other has in flight', async () => {
+		const [a, b] = await Promise.all([n8n.execute(CASES.two), n8n.execute(CASES.two)]);
+		expect(a.exitCode, a.output).toBe(0);
+		expect(b.exitCode, b.output).toBe(0);
+		const spent = confirmedGbp(fakes[1]);
+		process.stdout.write(`two processes at once under £100: confirmed £${spent.toFixed(2)} (${Math.round(spent / LETTER)} letters)\n`);
+		expect(spent).toBeGreaterThan(100 - LETTER);
+		// The stated bound: each process checks and confirms one job at a time, so the other's check misses at most one.
+		expect(spent).toBeLessThanOrEqual(100 + LETTER);
+	});
+
+	it('a job over Confirm Only Up To stays a draft, named in the error', async () => {
+		const { result } = await n8n.execute(CASES.perJob);
+		const [item] = outcome(result);
+		expect(String(item.json.error)).toMatch(/^Print job print_\w+ \(1 letters, £1\.02 after tax\) was not confirmed: it costs more than "Confirm Only Up To" \(£1\.00\)$/);
+		expect([...fakes[2].prints.jobs.values()].map((job) => job.confirmed)).toEqual([false]);
+	});
+
+	it('fails closed: when the list of today\'s jobs cannot be read, nothing is confirmed', async () => {
+		fakes[3].faults.push({ method: 'GET', path: /\/prints$/, status: 500, times: Number.POSITIVE_INFINITY });
+		const { result } = await n8n.execute(CASES.closed);
+		expect(String(outcome(result)[0].json.error)).toMatch(/was not confirmed: today's spending could not be read$/);
+		expect([...fakes[3].prints.jobs.values()].map((job) => job.confirmed)).toEqual([false]);
+	});
+});
