@@ -6,6 +6,7 @@
 // (applied to every TypeScript file here) rightly forbid in node code. Run through tsx, so it can
 // use the TypeScript sandbox and n8n runner the tests use.
 import execa from 'execa';
+import fs from 'fs-extra';
 
 import sandboxModule from '../test/fake-api/sandbox.ts';
 import runnerModule from '../test/e2e/n8n.ts';
@@ -33,7 +34,17 @@ await n8n.importCredentials([
 	{ id: 'ipSandboxCred001', name: realKey ? 'Intelliprint (your account)' : 'Intelliprint sandbox', type: 'intelliprintApi', data: apiCredential },
 	{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: `whsec_${Buffer.from('sandbox-webhook-signing-secret-32').toString('base64')}` } },
 ]);
-await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`));
+const examples = ['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows', 'approve-before-posting', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`);
+if (realKey) {
+	// "Approve before posting" drafts live letters to made-up customers: on a real account one click on Approve
+	// would post and charge them, so there it comes in Test Mode, as the other examples are.
+	const approval = examples.findIndex((file) => file.endsWith('/approve-before-posting.json'));
+	const workflow = await fs.readJson(examples[approval]);
+	for (const node of workflow.nodes) if (node.parameters?.operation === 'create') node.parameters.testmode = true;
+	examples[approval] = `${n8n.userFolder}/examples/approve-before-posting.json`;
+	await fs.outputJson(examples[approval], workflow, { spaces: '\t' });
+}
+await n8n.importWorkflows(examples);
 
 let stopping = false;
 async function stop(code = 0) {
@@ -84,7 +95,18 @@ say(realKey
 	? `  API:        your Intelliprint account (${apiCredential.baseUrl}); the examples use Test Mode`
 	: `  Sandbox:    ${SANDBOX.apiUrl} (a fake Intelliprint API; API key ${SANDBOX.apiKey})`);
 say(`  Demo PDFs:  ${SANDBOX.filesUrl}/demo/mail-merge-100.pdf and others`);
-say('  Workflows:  "Intelliprint example: ..." (rows to letters: start here; scheduled mail run, failure alert, merge then send)');
+say('  Workflows:  "Intelliprint example: ..." (rows to letters: start here; scheduled mail run, failure alert, merge then send, approve before posting)');
+say('  Messages:   what the examples send to the sandbox\'s /notify (alerts, approval links) is printed here.');
 say('  Credential: "Intelliprint sandbox" is ready to use.');
 say('');
 say('Press Ctrl-C to stop.');
+
+// The examples' messages stand in for Slack or email: shown here, so that a person trying "approve before
+// posting" can follow its Approve or Reject link.
+let shown = 0;
+setInterval(() => {
+	for (; shown < sandbox.notifications.length; shown++) {
+		const { text } = sandbox.notifications[shown] ?? {};
+		say(`\n--- message to /notify ---\n${typeof text === 'string' ? text : JSON.stringify(sandbox.notifications[shown])}\n---`);
+	}
+}, 1000).unref();

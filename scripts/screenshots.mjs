@@ -27,7 +27,7 @@ await n8n.importCredentials([
 	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
 	{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: `whsec_${Buffer.from('sandbox-webhook-signing-secret-32').toString('base64')}` } },
 ]);
-await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`));
+await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows', 'approve-before-posting', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`));
 await n8n.start(PORT);
 
 const browser = await chromium.launch({
@@ -84,7 +84,8 @@ try {
 	// Letters from rows: Create from content, and the resources (mailing lists among them).
 	await page.goto(`${base}/workflow/ipExampleRowsLet`);
 	await openNode('One print job for all rows');
-	await page.getByText('Recipient Name').first().waitFor();
+	// Create 1.2 maps the rows' columns automatically: the mapping mode, not a Recipient Name field, shows it is ready.
+	await page.getByText('Mapping Column Mode').first().waitFor();
 	await shot('print-job-from-content');
 	await shotOfDropdown('Resource', 'Mailing List Recipient', 'resources');
 	// The trigger panel with its webhook URLs and setup notice.
@@ -101,6 +102,21 @@ try {
 	await openNode('Post a letter');
 	await page.getByText('Allow Live Letters').first().waitFor();
 	await shot('ai-agent-tool');
+	// Approve before posting, run from the editor up to the wait for a decision: the picture shows which steps
+	// ran. Then its Approve link is followed, as the approver would, so the run does not stay waiting.
+	await page.keyboard.press('Escape');
+	await page.goto(`${base}/workflow/ipExampleApprove`);
+	await page.getByText('Wait for the decision').first().waitFor();
+	const sent = sandbox.notifications.length;
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	for (let waited = 0; sandbox.notifications.length === sent; waited++) {
+		if (waited > 60) throw new Error('the approval message was not sent within 60 s');
+		await page.waitForTimeout(1000);
+	}
+	await shot('approval');
+	const approve = /^Approve: (\S+)$/m.exec(sandbox.notifications[sent].text)?.[1];
+	const answer = await fetch(approve);
+	say(`approved from the editor's run: ${answer.status} ${(await answer.text()).slice(0, 120)}`);
 } catch (error) {
 	await page.screenshot({ path: `${ROOT}/.e2e/screenshot-failure.png` });
 	say(`Stopped: ${error.message}\nWhat the browser showed is in .e2e/screenshot-failure.png`);

@@ -80,12 +80,12 @@ export async function holdSpending(ctx: IExecuteFunctions, itemIndex: number, jo
 	const cost = job.cost?.after_tax ?? 0;
 	const why = `Print job ${job.id} (${job.letters?.length ?? 0} letters, ${pounds(cost)} after tax) was not confirmed`;
 	const byHand = 'It stays a draft: a person can check it and confirm it in Intelliprint, or run it again once the limit allows.';
-	if (perJobGbp && cost > perJobGbp * PER_POUND) {
-		throw refusal(ctx, itemIndex, `${why}: it costs more than "Confirm Only Up To" (${pounds(perJobGbp * PER_POUND)})`, [byHand]);
-	}
+	// Rounded: £10.20 × 10^8 is 1019999999.9999999 in floating point, and a job of exactly the bound must pass.
+	const perJob = perJobGbp ? Math.round(perJobGbp * PER_POUND) : undefined;
+	if (perJob !== undefined && cost > perJob) throw refusal(ctx, itemIndex, `${why}: it costs more than "Confirm Only Up To" (${pounds(perJob)})`, [byHand]);
 	const { dailyLimitGbp, limitKey } = await connectionSettings(ctx);
 	if (dailyLimitGbp === undefined) return nothing;
-	const limit = dailyLimitGbp * PER_POUND;
+	const limit = Math.round(dailyLimitGbp * PER_POUND);
 	const day = ukMidnight();
 	const today = await confirmedToday(ctx, itemIndex, day, job.id);
 	// From here to the hold nothing awaits, so no other item of this process can check in between.

@@ -29,6 +29,12 @@ describe('Confirm Only Up To (per job)', () => {
 		expect(draft.confirmed).toBe(false);
 	});
 
+	it('a job costing exactly the bound is confirmed, whatever floating point makes of the pounds', async () => {
+		// Ten letters at £1.02: £10.20, which is 1019999999.9999999 units when multiplied out unrounded.
+		const { items } = await api.run({ parameters: liveCreate({ recipientsFrom: 'allItems', options: { confirmUpTo: 10.2 } }), items: rows(10) });
+		expect(items[0].json).toMatchObject({ confirmed: true, cost_after_tax_gbp: 10.2 });
+	});
+
 	it('a job within it is confirmed; a test job is never held back', async () => {
 		const { items } = await api.run({ parameters: liveCreate({ options: { confirmUpTo: 1.02 } }), items: rows(1) });
 		expect(items[0].json).toMatchObject({ confirmed: true, testmode: false });
