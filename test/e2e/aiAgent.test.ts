@@ -23,6 +23,12 @@ const tools = {
 	confirm: { ...intelliprintTool('Confirm a print job', { resource: 'printJob', operation: 'confirm' }), ...(LINE === 1 ? { onError: 'continueRegularOutput' } : {}) },
 	post: (allowLive: boolean) => intelliprintTool('Post a letter', { resource: 'printJob', operation: 'create', testmode: TEST_MODE, allowLive }),
 	postPdf: intelliprintTool('Post a PDF', { resource: 'printJob', operation: 'create', source: 'url' }),
+	/** Posts and confirms live letters, on a credential with a daily spending limit of £0.50 (less than one letter). */
+	postLimited: {
+		...intelliprintTool('Post a letter', { resource: 'printJob', operation: 'create', testmode: false, confirmed: true, allowLive: true }),
+		credentials: { intelliprintApi: { id: 'ipSandboxLimit01', name: 'Intelliprint sandbox, £0.50 a day' } },
+		...(LINE === 1 ? { onError: 'continueRegularOutput' } : {}),
+	},
 	/** Post a letter whose refusals reach the model on both lines (see confirm). */
 	postTolerant: { ...intelliprintTool('Post a letter', { resource: 'printJob', operation: 'create', testmode: TEST_MODE }), ...(LINE === 1 ? { onError: 'continueRegularOutput' } : {}) },
 };
@@ -56,7 +62,10 @@ async function runAgent(name: string, script: ScriptStep[], toolNodes: WorkflowN
 beforeAll(async () => {
 	fake = await startSandbox();
 	n8n = await N8nInstance.create('ai-agent');
-	await n8n.importCredentials([{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } }]);
+	await n8n.importCredentials([
+		{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
+		{ id: 'ipSandboxLimit01', name: 'Intelliprint sandbox, £0.50 a day', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl, dailySpendingLimit: 0.5 } },
+	]);
 	runs.test = await runAgent('Test', [
 		{ intent: 'list print jobs', facts: { limit: 5 } },
 		{ intent: 'post letter', facts: { ...LETTER, 'test mode': true } },
@@ -75,6 +84,7 @@ beforeAll(async () => {
 		'Done.',
 	], [tools.postTolerant]);
 	runs.allowed = await runAgent('Allowed', [{ intent: 'post letter', facts: { ...LETTER, 'test mode': false } }, 'Done.'], [tools.post(true)]);
+	runs.limited = await runAgent('Limited', [{ intent: 'post letter', facts: LETTER }, 'Done.'], [tools.postLimited]);
 });
 afterAll(async () => {
 	await Promise.all(Object.values(runs).map(async (run) => await run.model.stop()));
@@ -170,5 +180,16 @@ describe('an AI agent in real n8n posts a letter through the Intelliprint tool',
 		expect(posted).toMatchObject({ testmode: false, confirmed: false, summary: expect.stringContaining('Nothing is printed or charged until it is confirmed') });
 		expect(posted.live_refused).toBeUndefined();
 		expect(run.created.map((id) => fake.prints.jobs.get(id)?.testmode)).toEqual([false]);
+	});
+
+	it('is held to the daily spending limit like any workflow, told so in advance and told not to retry', () => {
+		const run = runs.limited;
+		expect(run.exitCode, run.output).toBe(0);
+		const description = run.model.requests[0].body.tools?.[0]?.function.description;
+		expect(description).toContain('Spending limits may hold a live job back as a draft');
+		const [refused] = toolResults(run);
+		expect(refused).toMatch(/was not confirmed: it would take today's spending over the daily limit of £0\.50/);
+		expect(refused).not.toMatch(/call the tool again/i);
+		expect(run.created.map((id) => fake.prints.jobs.get(id)).map((job) => [job?.testmode, job?.confirmed])).toEqual([[false, false]]);
 	});
 });
