@@ -68,6 +68,16 @@ export async function limitsApply(ctx: IExecuteFunctions, perJobGbp: number | un
 }
 
 /**
+ * Whether a create asked to confirm goes through the limits: then the per-job bound (0 for none), for the job
+ * to be made as a draft and confirmed once it fits (or a draft found again on a rerun); else undefined.
+ */
+export async function confirmGuard(ctx: IExecuteFunctions, itemIndex: number, confirmUpTo: unknown, testmode: boolean): Promise<number | undefined> {
+	if (testmode || !(ctx.getNodeParameter('confirmed', itemIndex, false) as boolean)) return undefined;
+	const perJob = Number(confirmUpTo) || undefined;
+	return (await limitsApply(ctx, perJob)) ? (perJob ?? 0) : undefined;
+}
+
+/**
  * Before a live draft is confirmed: refuses (the draft stays, the error names it, its cost, today's total and
  * the limit) when the job costs more than "Confirm Only Up To" or would take the day over the credential's
  * daily limit. Otherwise the job's cost is held against the day in this process until the API lists it, so

@@ -9,7 +9,7 @@ import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { jobShape, sourceBody, takesVariables, type JobShape } from '../../helpers/printJobSource';
 import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
-import { confirmWithinLimits, limitsApply } from '../../helpers/spending';
+import { confirmGuard, confirmWithinLimits } from '../../helpers/spending';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
 import { confirmUpToOption, parallelItemsOption, printJobOutputFields } from '../common.descriptions';
@@ -139,8 +139,10 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 	const options = ctx.getNodeParameter('options', first, {}) as IDataObject;
 	const runKey = options.sentKey ? sentKeyOf(ctx, first, options.sentKey) : undefined;
 	const found = runKey ? await sentKeysFound(ctx, first, testmodeOf(ctx, first), Number(options.sentKeyLookBackDays) || 30) : undefined;
+	// Parts found again on a rerun that a spending limit held back as drafts are confirmed now if they fit.
+	const guard = await confirmGuard(ctx, first, options.confirmUpTo, testmodeOf(ctx, first));
 	// A run sent whole, as one print job under its own key (before mail runs were split), is done.
-	if (runKey && found?.has(runKey)) return await sentJobItems(ctx, found.get(runKey)!, first, itemIndexes);
+	if (runKey && found?.has(runKey)) return await sentJobItems(ctx, found.get(runKey)!, first, itemIndexes, guard);
 
 	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
 	const recipientOfRow = new Map(itemIndexes.map((row, index) => [row, recipients[index]]));
@@ -150,7 +152,7 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 		let made: INodeExecutionData[];
 		try {
 			made = part.sentAs
-				? await sentJobItems(ctx, part.sentAs, part.rows[0], part.rows)
+				? await sentJobItems(ctx, part.sentAs, part.rows[0], part.rows, guard)
 				: // The letter (text, template or the PDF) is the first row's, for every part of the run.
 					await createJob(ctx, part.rows[0], () => sourceBody(ctx, first, shape, part.rows.map((row) => recipientOfRow.get(row)!)), part.rows, {
 						number: index + 1,
@@ -195,16 +197,15 @@ async function createJob(
 	const testmode = testmodeOf(ctx, itemIndex);
 	const extra = testmode && !askedForTest ? { live_refused: true } : undefined;
 	const type = ctx.getNodeParameter('type', itemIndex, 'letter') as string;
-	const perJob = Number(options.confirmUpTo) || undefined;
-	const confirm = ctx.getNodeParameter('confirmed', itemIndex, false) as boolean;
 	// Under spending limits a live job is made as a draft and confirmed only once its cost is known to fit.
-	const guarded = confirm && !testmode && (await limitsApply(ctx, perJob));
-	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: confirm && !guarded });
+	const guard = await confirmGuard(ctx, itemIndex, options.confirmUpTo, testmode);
+	const confirmed = guard === undefined && (ctx.getNodeParameter('confirmed', itemIndex, false) as boolean);
+	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed });
 	applyTypeOptions(settings, options, type);
 	// A mail run's parts carry keys of their own (see mailRunParts.ts).
 	const sentKey = part ? part.sentKey : options.sentKey ? sentKeyOf(ctx, itemIndex, options.sentKey) : undefined;
 	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30) : undefined;
-	if (check?.sent) return await sentJobItems(ctx, check.printJobId, itemIndex, fromItems, guarded ? perJob ?? 0 : undefined);
+	if (check?.sent) return await sentJobItems(ctx, check.printJobId, itemIndex, fromItems, guard);
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };
 
 	let created: string | undefined;
@@ -216,7 +217,7 @@ async function createJob(
 		});
 		created = job.id;
 		recordCreated(ctx, itemIndex, job.id);
-		const made = guarded ? await confirmWithinLimits(ctx, itemIndex, job, perJob) : job;
+		const made = guard === undefined ? job : await confirmWithinLimits(ctx, itemIndex, job, guard || undefined);
 		return await printJobItems(ctx, [made], itemIndex, { fromItems, extra });
 	} finally {
 		if (check && !check.sent) check.done(created);

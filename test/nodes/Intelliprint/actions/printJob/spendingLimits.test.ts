@@ -84,6 +84,18 @@ describe('the daily spending limit on the credential', () => {
 		expect([...api.fake.prints.jobs.values()].filter((job) => job.confirmed)).toHaveLength(confirmedBefore);
 	});
 
+	it('a mail run held back is confirmed on a rerun too, part by part, once the limit allows', async () => {
+		const spent = liveConfirmedGbp(api.fake);
+		const parameters = liveCreate({ recipientsFrom: 'allItems', options: { sentKey: '={{ "mailrun-held" }}', lettersPerJob: 2 } });
+		const held = await api.run({ parameters, items: rows(4), continueOnFail: true, credentials: { dailySpendingLimit: spent + 0.5 } });
+		expect(errors(held.items)).toHaveLength(4);
+		const drafts = api.fake.createdPrintJobs().slice(-2);
+		expect(drafts.map((job) => [job.letters.length, job.confirmed])).toEqual([[2, false], [2, false]]);
+		const again = await api.run({ parameters, items: rows(4), continueOnFail: true, credentials: { dailySpendingLimit: spent + 10 } });
+		expect(errors(again.items)).toEqual([]);
+		expect(again.items.map((item) => [item.json.id, item.json.confirmed, item.json.already_sent])).toEqual(drafts.map((job) => [job.id, true, true]));
+	});
+
 	it('a draft held back is confirmed on a rerun under Skip Items Already Sent, once the limit allows', async () => {
 		const spent = liveConfirmedGbp(api.fake);
 		const parameters = liveCreate({ options: { sentKey: '={{ "held-" + $json.name }}' } });
