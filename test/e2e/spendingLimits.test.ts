@@ -70,7 +70,7 @@ describe('spending limits in real n8n', () => {
 	it('a job over Confirm Only Up To stays a draft, named in the error', async () => {
 		const { result } = await n8n.execute(CASES.perJob);
 		const [item] = outcome(result);
-		expect(String(item.json.error)).toMatch(/^Print job print_\w+ \(1 letters, £1\.02 after tax\) was not confirmed: it costs more than "Confirm Only Up To" \(£1\.00\)$/);
+		expect(String(item.json.error)).toMatch(/^Print job print_\w+ \(1 letter, £1\.02 after tax\) was not confirmed: it costs more than "Confirm Only Up To" \(£1\.00\)$/);
 		expect([...fakes[2].prints.jobs.values()].map((job) => job.confirmed)).toEqual([false]);
 	});
 

@@ -21,6 +21,8 @@ export interface FakeOptions {
 	 * added or moved); `false` (the default) leaves it pending until `completeValidation(listId)`.
 	 */
 	validationDelayMs?: number | false;
+	/** A list shows a confirm this long after it happened (see PrintStore.listingDelayMs). */
+	listingDelayMs?: number;
 	/** Endpoints that receive signed webhook events (see `addWebhook`). */
 	webhooks?: WebhookTarget[];
 }

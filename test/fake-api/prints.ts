@@ -23,6 +23,8 @@ export interface FakePrintJob {
 	created: number;
 	_seq?: number;
 	confirmed_at: number | null;
+	/** When the confirm happened by the real clock (see listingDelayMs); never sent. */
+	_confirmedAtMs?: number;
 	type?: string;
 	pages?: number;
 	sheets?: number;
@@ -71,6 +73,11 @@ export class PrintStore {
 	readonly contents = new Map<string, ContentSource>();
 	/** Every job created through the API, in order (seeded ones are not), kept after a draft is deleted. */
 	readonly created: FakePrintJob[] = [];
+	/**
+	 * A list shows a confirm this long after it happened (a cache or a replica behind the list): until then a
+	 * confirmed job is listed as the draft it was. A job read by its ID is always up to date.
+	 */
+	listingDelayMs = 0;
 
 	constructor(
 		private readonly letterPdfUrl: (letterId: string) => string,
@@ -146,7 +153,11 @@ export class PrintStore {
 	}
 
 	list(query: URLSearchParams): FakePrintJob[] {
-		return filterPrints(this.jobs.values(), query);
+		const now = Date.now();
+		const listed = [...this.jobs.values()].map((job) =>
+			job.confirmed && now - (job._confirmedAtMs ?? 0) < this.listingDelayMs ? { ...job, confirmed: false, confirmed_at: null } : job,
+		);
+		return filterPrints(listed, query);
 	}
 
 	/** Adds n plain jobs without PDF processing, for list and pagination tests. */
@@ -224,6 +235,7 @@ export class PrintStore {
 		if (input.confirmed === true) {
 			job.confirmed = true;
 			job.confirmed_at = this.now();
+			job._confirmedAtMs = Date.now();
 			for (const letter of job.letters) letter.status = 'waiting_to_print';
 		}
 		this.reprice(job);

@@ -83,6 +83,7 @@ export class FakeIntelliprint {
 		this.mailingLists = new MailingListStore((id) => this.scheduleValidation(id));
 		const lists = (id: string) => this.mailingLists.recipientsFor(id);
 		this.prints = new PrintStore((id) => signed(`/letters/${id}.pdf`), (id) => this.backgrounds.backgrounds.has(id), lists, this.maxBodyBytes, (id) => this.templates.contentOf(id));
+		this.prints.listingDelayMs = options.listingDelayMs ?? 0;
 		this.validationDelayMs = options.validationDelayMs ?? false;
 		this.webhookTargets = [...(options.webhooks ?? [])];
 	}

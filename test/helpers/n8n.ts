@@ -51,8 +51,13 @@ class TestSource implements INodeType {
 	}
 }
 
+const intelliprint = new Intelliprint();
+/** What an AI agent runs: n8n's tool variant of the node, the same node under a name ending in "Tool". */
+const intelliprintTool: INodeType = Object.assign(Object.create(intelliprint) as INodeType, { description: { ...intelliprint.description, name: 'intelliprintTool' } });
+
 const nodeClasses: Record<string, INodeType> = {
-	'n8n-nodes-intelliprint.intelliprint': new Intelliprint(),
+	'n8n-nodes-intelliprint.intelliprint': intelliprint,
+	'n8n-nodes-intelliprint.intelliprintTool': intelliprintTool,
 	'n8n-nodes-intelliprint.intelliprintTrigger': new IntelliprintTrigger(),
 	'n8n-nodes-intelliprint.intelliprintStatusTrigger': new IntelliprintStatusTrigger(),
 	'test.source': new TestSource(),
@@ -84,6 +89,8 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** The Intelliprint node's version (1 unless given; 1.1 maps recipients with the resource mapper). */
 	typeVersion?: number;
+	/** Run the node as an AI agent's tool (n8n's "…Tool" variant of it). */
+	asTool?: boolean;
 }
 
 export interface RunResult {
@@ -145,7 +152,7 @@ export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 	const nodes: INode[] = [
 		{ id: 'src', name: 'Source', type: 'test.source', typeVersion: 1, position: [0, 0], parameters: {} },
 		{
-			id: 'ip', name: 'Intelliprint', type: 'n8n-nodes-intelliprint.intelliprint', typeVersion: options.typeVersion ?? 1, position: [200, 0],
+			id: 'ip', name: 'Intelliprint', type: `n8n-nodes-intelliprint.intelliprint${options.asTool ? 'Tool' : ''}`, typeVersion: options.typeVersion ?? 1, position: [200, 0],
 			parameters: options.parameters, credentials: { intelliprintApi: { id: 'cred-1', name: 'Intelliprint account' } },
 			continueOnFail: options.continueOnFail ?? false,
 		},

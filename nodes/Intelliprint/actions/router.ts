@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-work
 import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../helpers/errorItem';
-import { allCreated, createdBy } from '../helpers/ledger';
+import { allCreated, createdBy, type Created } from '../helpers/ledger';
 import { errorForModel, forModel, usedAsTool } from '../helpers/toolMode';
 import { connectionSettings } from '../transport';
 import * as background from './background';
@@ -60,7 +60,9 @@ function itemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): N
 	const created = createdBy(ctx, itemIndex);
 	if (created.length && !nodeError.context.createdIds) {
 		nodeError.context.createdIds = created;
-		nodeError.description = `${nodeError.description ?? ''} ${created.join(', ')} was created for this item before this happened: do not run it again, or it is created twice.`.trim();
+		// A spending refusal says itself what a rerun does with its draft.
+		const note = nodeError.context.rerunAdvised ? '' : ': do not run it again, or it is created twice';
+		nodeError.description = `${nodeError.description ?? ''} ${created.join(', ')} was created for this item before this happened${note}.`.trim();
 	}
 	return nodeError;
 }
@@ -69,16 +71,29 @@ function itemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): N
 function stoppingError(ctx: IExecuteFunctions, error: NodeError, itemCount: number): NodeError {
 	const created = allCreated(ctx);
 	if (!created.length) return error;
-	const listed = created.slice(0, 200).map(([item, ids]) => `item ${item + 1} → ${ids.join(', ')}`);
-	const more = created.length > listed.length ? ` and ${created.length - listed.length} more` : '';
+	const listed = (entries: Array<[number, Created[]]>) => {
+		const shown = entries.slice(0, 200).map(([item, made]) => `item ${item + 1} → ${made.map((entry) => entry.id).join(', ')}`);
+		return `${shown.join('; ')}${entries.length > shown.length ? ` and ${entries.length - shown.length} more` : ''}`;
+	};
+	const only = (state: boolean | undefined) =>
+		created.map(([item, made]): [number, Created[]] => [item, made.filter((entry) => entry.confirmed === state)]).filter(([, made]) => made.length);
+	const groups: Array<[string, Array<[number, Created[]]>]> = [
+		['Confirmed print jobs', only(true)],
+		['Drafts (not confirmed, nothing charged)', only(false)],
+		['Also created', only(undefined)],
+	];
+	const keyed = created.every(([, made]) => made.every((entry) => entry.keyed));
 	error.description = [
 		error.description,
-		`The run stopped at item ${Number(error.context.itemIndex) + 1} of ${itemCount}, but these had already been created: ${listed.join('; ')}${more}.`,
-		'Running the same items again would create them again: remove those items first, or turn on "Skip Items Already Sent".',
+		`The run stopped at item ${Number(error.context.itemIndex) + 1} of ${itemCount}, but these had already been created:`,
+		...groups.filter(([, entries]) => entries.length).map(([label, entries]) => `${label}: ${listed(entries)}.`),
+		keyed
+			? 'Running the same items again is safe: Skip Items Already Sent skips what was sent and confirms the drafts a limit held back once it allows.'
+			: 'Running the same items again would create them again: remove those items first, or turn on "Skip Items Already Sent".',
 	]
 		.filter(Boolean)
 		.join(' ');
-	error.context.createdByItem = Object.fromEntries(created.map(([item, ids]) => [item, ids]));
+	error.context.createdByItem = Object.fromEntries(created.map(([item, made]) => [item, made.map((entry) => entry.id)]));
 	return error;
 }
 

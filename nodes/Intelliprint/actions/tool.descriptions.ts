@@ -64,7 +64,7 @@ export function toolDescriptionField(resource: string, option: INodePropertyOpti
 }
 
 /** The print job operations that could post real mail, where the builder decides whether a model may. */
-const LIVE_LETTER_OPERATIONS = ['create', 'confirm'];
+const LIVE_LETTER_OPERATIONS = ['create', 'confirm', 'update'];
 const TEST_ONLY =
 	'In this workflow the tool makes test jobs only: a live job asked for is made as a test job, and confirming a draft is refused.';
 const LIVE_ALLOWED =

@@ -1,144 +1,207 @@
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestAllItems, connectionSettings } from '../transport';
+import { apiRequest, connectionSettings, EXPECT } from '../transport';
+import { issueConfirmPass, type ConfirmPass } from '../transport/confirmPass';
+import { recordConfirmed } from './ledger';
 import type { PrintJob } from './output';
+import { dayShowing, LISTING_WAIT_MS, ukMidnight } from './spendingDay';
+import { PER_POUND, pounds, strictBoolean, strictPounds } from './strictValues';
 import { updatePrintJob } from './updatePrintJob';
 
-/** API amounts carry 8 implied decimals of a pound. */
-const PER_POUND = 100_000_000;
-const pounds = (amount: number) => `£${(amount / PER_POUND).toFixed(2)}`;
-
-const LONDON = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-
-function londonClock(at: number): { date: number; offset: number } {
-	const parts = Object.fromEntries(LONDON.formatToParts(at).map((part) => [part.type, Number(part.value)]));
-	const date = Date.UTC(parts.year, parts.month - 1, parts.day);
-	// London is UTC or UTC+1: its wall clock read as UTC, less the instant, to the minute.
-	return { date, offset: Math.round((date + (parts.hour * 60 + parts.minute) * 60_000 - at) / 60_000) * 60_000 };
-}
+export { ukMidnight } from './spendingDay';
 
 /**
- * The start (Unix seconds) of the UK calendar day holding `now`: what "today" means for a daily limit. The
- * offset is the one in force at midnight, which on the days the clocks change is not the one in force now.
+ * The spending gate: the one door every confirm of a print job passes (Create with Confirm, a mail run's
+ * parts, a rerun confirming a held-back draft, Confirm, Update with Confirm, the AI tool). It reads Confirm
+ * and both limits strictly, and only it issues the pass without which the transport sends no confirm.
  */
-export function ukMidnight(now = Date.now()): number {
-	const { date, offset } = londonClock(now);
-	return (date - londonClock(date - offset).offset) / 1000;
-}
 
-/** A live confirm this process has sent, counted until the API's list of today's jobs shows it. */
-interface Reservation {
-	id: string;
-	amount: number;
-	day: number;
-}
-/** By credential fingerprint: shared by every item, run and workflow in this n8n process. */
-const inFlight = new Map<string, Reservation[]>();
+/** What running the same item again does to a draft a limit held back: it tells the user what to do. */
+export type Rerun = 'confirmsDraft' | 'createsAnother' | 'confirmsAgain';
 
-/** What the key confirmed live since UK midnight (cost after tax), and which jobs, read newest first. */
-async function confirmedToday(ctx: IExecuteFunctions, itemIndex: number, since: number, draftId: string): Promise<{ total: number; ids: Set<string> }> {
-	try {
-		const jobs = await apiRequestAllItems<PrintJob>(
-			ctx,
-			'/prints',
-			{ testmode: false, confirmed: true, sort_field: 'confirmed_at', sort_order: 'desc', fields: ['id', 'confirmed_at', 'cost'] },
-			{ itemIndex, until: (job) => typeof job.confirmed_at !== 'number' || job.confirmed_at < since },
-		);
-		return { total: jobs.reduce((sum, job) => sum + (job.cost?.after_tax ?? 0), 0), ids: new Set(jobs.map((job) => job.id)) };
-	} catch (error) {
-		// Fail closed: a limit that cannot be checked lets nothing through.
-		throw refusal(ctx, itemIndex, `Print job ${draftId} was not confirmed: today's spending could not be read`, [
-			`The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs, which failed: ${(error as Error).message}.`,
-			'The job stays a draft. Run the item again later, or confirm it by hand in Intelliprint.',
-		]);
-	}
+/** How a confirm asked for goes ahead: not at all, in the same request, or on a draft once it fits. */
+export type ConfirmPlan = { kind: 'draft' } | { kind: 'now'; pass: ConfirmPass } | { kind: 'checked'; perJob?: number; rerun: Rerun };
+
+export interface ConfirmAsk {
+	/** The Confirm value as the parameter gave it (an expression may give text). */
+	confirm: unknown;
+	/** Whether the job is a test job; undefined when the job exists and its kind is read from it. */
+	testmode?: boolean;
+	/** "Confirm Only Up To (GBP)" as given, if the operation has it. */
+	perJob?: unknown;
+	rerun: Rerun;
 }
 
 function refusal(ctx: IExecuteFunctions, itemIndex: number, message: string, lines: string[]): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex, description: lines.join(' ') });
-	// A model cannot change a limit: it must not be told to call again.
+	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex, description: lines.filter(Boolean).join(' ') });
+	// A model cannot change a limit or a setting: it must not be told to call again.
 	error.context.adviceForModel = true;
+	// The refusal says itself what a rerun does; the router adds no other instruction.
+	error.context.rerunAdvised = true;
 	return error;
 }
 
-/** Whether confirming live jobs is bounded here: by the credential's daily limit or by the node's per-job one. */
-export async function limitsApply(ctx: IExecuteFunctions, perJobGbp: number | undefined): Promise<boolean> {
-	return Boolean(perJobGbp) || (await connectionSettings(ctx)).dailyLimitGbp !== undefined;
-}
+const NOTHING_CONFIRMED = 'Nothing was created or confirmed for this item.';
 
-/**
- * Whether a create asked to confirm goes through the limits: then the per-job bound (0 for none), for the job
- * to be made as a draft and confirmed once it fits (or a draft found again on a rerun); else undefined.
- */
-export async function confirmGuard(ctx: IExecuteFunctions, itemIndex: number, confirmUpTo: unknown, testmode: boolean): Promise<number | undefined> {
-	if (testmode || !(ctx.getNodeParameter('confirmed', itemIndex, false) as boolean)) return undefined;
-	const perJob = Number(confirmUpTo) || undefined;
-	return (await limitsApply(ctx, perJob)) ? (perJob ?? 0) : undefined;
-}
-
-/**
- * Before a live draft is confirmed: refuses (the draft stays, the error names it, its cost, today's total and
- * the limit) when the job costs more than "Confirm Only Up To" or would take the day over the credential's
- * daily limit. Otherwise the job's cost is held against the day in this process until the API lists it, so
- * that items confirming at once cannot pass the limit together. Returns what to call once the confirm is
- * known to have failed (a refusal), which gives the held amount back.
- */
-export async function holdSpending(ctx: IExecuteFunctions, itemIndex: number, job: PrintJob, perJobGbp: number | undefined): Promise<() => void> {
-	const nothing = () => undefined;
-	if (job.testmode || job.confirmed) return nothing;
-	const cost = job.cost?.after_tax ?? 0;
-	const why = `Print job ${job.id} (${job.letters?.length ?? 0} letters, ${pounds(cost)} after tax) was not confirmed`;
-	const byHand = 'It stays a draft: a person can check it and confirm it in Intelliprint, or run it again once the limit allows.';
-	// Rounded: £10.20 × 10^8 is 1019999999.9999999 in floating point, and a job of exactly the bound must pass.
-	const perJob = perJobGbp ? Math.round(perJobGbp * PER_POUND) : undefined;
-	if (perJob !== undefined && cost > perJob) throw refusal(ctx, itemIndex, `${why}: it costs more than "Confirm Only Up To" (${pounds(perJob)})`, [byHand]);
-	const { dailyLimitGbp, limitKey } = await connectionSettings(ctx);
-	if (dailyLimitGbp === undefined) return nothing;
-	const limit = Math.round(dailyLimitGbp * PER_POUND);
-	const day = ukMidnight();
-	const today = await confirmedToday(ctx, itemIndex, day, job.id);
-	// From here to the hold nothing awaits, so no other item of this process can check in between.
-	const held = (inFlight.get(limitKey) ?? []).filter((hold) => hold.day === day);
-	const pending = held.filter((hold) => !today.ids.has(hold.id) && hold.id !== job.id).reduce((sum, hold) => sum + hold.amount, 0);
-	if (today.total + pending + cost > limit) {
-		throw refusal(ctx, itemIndex, `${why}: it would take today's spending over the daily limit of ${pounds(limit)}`, [
-			`Confirmed today (UK time) so far: ${pounds(today.total)}${pending ? `, and ${pounds(pending)} being confirmed by this n8n` : ''}; with this job ${pounds(today.total + pending + cost)}.`,
-			byHand,
-			'The limit is the Daily Spending Limit on the Intelliprint credential.',
+/** Both limits, read strictly: a limit that is not an amount refuses every confirm (fail closed). */
+async function limitsOf(ctx: IExecuteFunctions, itemIndex: number, perJobGiven: unknown): Promise<{ perJob?: number; daily?: number }> {
+	const perJob = strictPounds(perJobGiven);
+	if ('problem' in perJob) {
+		throw refusal(ctx, itemIndex, `"Confirm Only Up To (GBP)" ${perJob.problem}`, [NOTHING_CONFIRMED, 'Set it to the most one live job may cost, or to 0 for no per-job limit.']);
+	}
+	const daily = strictPounds((await connectionSettings(ctx)).dailySpendingLimit);
+	if ('problem' in daily) {
+		throw refusal(ctx, itemIndex, `The credential's "Daily Spending Limit (GBP)" ${daily.problem}`, [
+			NOTHING_CONFIRMED,
+			'A limit that cannot be read lets no live job be confirmed. Correct it on the Intelliprint API credential (0 means no limit).',
 		]);
 	}
-	const hold: Reservation = { id: job.id, amount: cost, day };
-	inFlight.set(limitKey, [...held.filter((other) => !today.ids.has(other.id)), hold]);
-	return () => inFlight.set(limitKey, (inFlight.get(limitKey) ?? []).filter((other) => other !== hold));
+	return { perJob: perJob.value || undefined, daily: daily.value || undefined };
 }
 
-/**
- * Confirms a live draft within the limits (see holdSpending). A refusal by the API (4xx) means nothing was
- * confirmed and gives the held amount back; after a fault the confirm may have happened, so it stays held.
- */
-export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, perJobGbp: number | undefined): Promise<PrintJob> {
-	const { dailyLimitGbp, limitKey } = await connectionSettings(ctx);
-	if (dailyLimitGbp === undefined) return await checkAndConfirm(ctx, itemIndex, draft, perJobGbp);
-	// One check and confirm at a time per key in this process: another process (a queue-mode worker, a second
-	// n8n) then misses at most the one confirm this process has in flight when it checks, not a hundred.
-	const before = confirmLine.get(limitKey) ?? Promise.resolve();
-	const mine = before.then(async () => await checkAndConfirm(ctx, itemIndex, draft, perJobGbp));
-	confirmLine.set(limitKey, mine.catch(() => undefined));
+/** The gate's decision for one item, before anything is sent. Throws, on the item, what it cannot accept. */
+export async function planConfirm(ctx: IExecuteFunctions, itemIndex: number, ask: ConfirmAsk): Promise<ConfirmPlan> {
+	const wanted = strictBoolean(ask.confirm);
+	if ('problem' in wanted) {
+		throw refusal(ctx, itemIndex, `"Confirm" ${wanted.problem}`, [
+			NOTHING_CONFIRMED,
+			'Switch Confirm on or off, or use an expression that gives true or false (n8n also reads "true", "false", 1 and 0).',
+		]);
+	}
+	if (!wanted.value) return { kind: 'draft' };
+	const { perJob, daily } = await limitsOf(ctx, itemIndex, ask.perJob);
+	if (ask.testmode === true || (perJob === undefined && daily === undefined)) return { kind: 'now', pass: issueConfirmPass('no limit applies') };
+	// This run already found today's spending unreadable: refuse before a draft is made that could not be confirmed.
+	const unread = daily === undefined ? undefined : unreadableInRun.get(ctx);
+	if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, 'Nothing was sent for this item', unread, 'confirmsAgain');
+	return { kind: 'checked', perJob, rerun: ask.rerun };
+}
+
+const ADVICE: Record<Rerun, string> = {
+	confirmsDraft: 'It stays a draft. Once the limit allows, run the workflow again: Skip Items Already Sent makes the rerun confirm this draft, not create another.',
+	createsAnother:
+		'It stays a draft: once the limit allows, confirm it by hand in Intelliprint or with Print Job → Confirm. Running this item again would create another draft (with Skip Items Already Sent on, a rerun confirms this one instead).',
+	confirmsAgain: 'It stays a draft. Once the limit allows, run this again to confirm it, or confirm it by hand in Intelliprint.',
+};
+
+const letters = (job: PrintJob) => `${job.letters?.length ?? 0} letter${job.letters?.length === 1 ? '' : 's'}`;
+
+/** A confirm under a daily limit sent by this process, and whether the API may not have acted on it. */
+interface OwnConfirm {
+	id: string;
+	day: number;
+	unsure: boolean;
+}
+/** Per credential fingerprint, shared by every item, run and workflow in this n8n process. */
+const lastConfirm = new Map<string, OwnConfirm>();
+const line = new Map<string, Promise<unknown>>();
+/** Per fingerprint: when today's spending last could not be read, and why; items already waiting are refused at once. */
+const unreadable = new Map<string, { at: number; why: string }>();
+/** Per node run: why today's spending could not be read; the run's later items are refused at once too. */
+const unreadableInRun = new WeakMap<IExecuteFunctions, string>();
+
+/** Confirms a draft within the limits of its plan, or refuses (the draft stays, the error names it). */
+export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, plan: ConfirmPlan & { kind: 'checked' }): Promise<PrintJob> {
+	if (draft.confirmed) return draft;
+	const why = `Print job ${draft.id} (${letters(draft)}, ${pounds(draft.cost?.after_tax ?? 0)} after tax) was not confirmed`;
+	const cost = draft.cost?.after_tax ?? 0;
+	// Rounded: £10.20 × 10^8 is 1019999999.9999999 in floating point, and a job of exactly the bound must pass.
+	const perJob = plan.perJob === undefined ? undefined : Math.round(plan.perJob * PER_POUND);
+	if (!draft.testmode && perJob !== undefined && cost > perJob) throw refusal(ctx, itemIndex, `${why}: it costs more than "Confirm Only Up To" (${pounds(perJob)})`, [ADVICE[plan.rerun]]);
+	const { daily } = await limitsOf(ctx, itemIndex, undefined);
+	if (draft.testmode || daily === undefined) return await confirmDraft(ctx, itemIndex, draft, 'test job or no daily limit');
+	const { limitKey } = await connectionSettings(ctx);
+	// One check and confirm at a time per key in this process, each after the API lists the one before: another
+	// process (a queue-mode worker, a second n8n) then misses at most the one confirm this process has in flight.
+	const entered = Date.now();
+	const before = line.get(limitKey) ?? Promise.resolve();
+	const mine = before.then(async () => {
+		const failed = unreadable.get(limitKey);
+		const unread = unreadableInRun.get(ctx) ?? (failed && failed.at >= entered ? failed.why : undefined);
+		if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, unread, plan.rerun);
+		return await checkAndConfirm(ctx, itemIndex, draft, { why, cost, limit: Math.round(daily * PER_POUND), limitKey, rerun: plan.rerun });
+	});
+	line.set(limitKey, mine.catch(() => undefined));
 	return await mine;
 }
 
-/** Per credential fingerprint: the confirm under a daily limit now in progress, which the next one waits for. */
-const confirmLine = new Map<string, Promise<unknown>>();
+function spendingUnreadable(ctx: IExecuteFunctions, itemIndex: number, what: string, why: string, rerun: Rerun): NodeOperationError {
+	return refusal(ctx, itemIndex, `${what}: today's spending could not be read`, [
+		`The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${why}`,
+		what.startsWith('Nothing') ? 'Run it again later.' : ADVICE[rerun],
+	]);
+}
 
-async function checkAndConfirm(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, perJobGbp: number | undefined): Promise<PrintJob> {
-	const release = await holdSpending(ctx, itemIndex, draft, perJobGbp);
+async function checkAndConfirm(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	draft: PrintJob,
+	check: { why: string; cost: number; limit: number; limitKey: string; rerun: Rerun },
+): Promise<PrintJob> {
+	const day = ukMidnight();
+	let own = lastConfirm.get(check.limitKey);
+	if (own?.day !== day) own = undefined;
+	let today;
 	try {
-		return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again');
+		if (own?.unsure) {
+			// A confirm whose answer was lost: if the API did not act on it, there is nothing to wait for.
+			const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${own.id}`, itemIndex });
+			if (!job.confirmed) own = undefined;
+		}
+		today = await dayShowing(ctx, itemIndex, day, own?.id);
 	} catch (error) {
-		if (/^4/.test(String((error as NodeApiError).httpCode ?? ''))) release();
-		// Each re-wrap hands back the same error: updatePrintJob throws only these two kinds.
-		if (error instanceof NodeApiError) throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
-		throw new NodeOperationError(ctx.getNode(), error as Error);
+		// Fail closed, and fast: the items already waiting behind this one are refused at once with the same words.
+		const why = `${(error as Error).message}.`;
+		unreadable.set(check.limitKey, { at: Date.now(), why });
+		unreadableInRun.set(ctx, why);
+		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun);
 	}
+	if (!today) {
+		const why = `Intelliprint has not listed print job ${own!.id}, which this n8n confirmed, within ${LISTING_WAIT_MS / 1000} seconds, so today's total is not known.`;
+		unreadable.set(check.limitKey, { at: Date.now(), why });
+		unreadableInRun.set(ctx, why);
+		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun);
+	}
+	if (today.total + check.cost > check.limit) {
+		throw refusal(ctx, itemIndex, `${check.why}: it would take today's spending over the daily limit of ${pounds(check.limit)}`, [
+			`Confirmed today (UK time) so far: ${pounds(today.total)}; with this job ${pounds(today.total + check.cost)}.`,
+			ADVICE[check.rerun],
+			'The limit is the Daily Spending Limit on the Intelliprint credential.',
+		]);
+	}
+	try {
+		const confirmed = await confirmDraft(ctx, itemIndex, draft, 'within the daily limit');
+		lastConfirm.set(check.limitKey, { id: draft.id, day, unsure: false });
+		return confirmed;
+	} catch (error) {
+		// A refusal (4xx) confirmed nothing; after a fault the confirm may have happened: the next check finds out.
+		if (!/^4/.test(String((error as NodeApiError).httpCode ?? ''))) lastConfirm.set(check.limitKey, { id: draft.id, day, unsure: true });
+		throw asNodeError(ctx, error);
+	}
+}
+
+/** Sends the confirm itself, with the gate's pass: the only confirm of an existing draft in the node. */
+async function confirmDraft(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, allowed: string): Promise<PrintJob> {
+	try {
+		const job = await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));
+		recordConfirmed(ctx, job.id);
+		return job;
+	} catch (error) {
+		throw asNodeError(ctx, error);
+	}
+}
+
+/** Each re-wrap hands back the same error: updatePrintJob throws only these two kinds. */
+function asNodeError(ctx: IExecuteFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+	return new NodeOperationError(ctx.getNode(), error as Error);
+}
+
+/** Confirms an existing draft by ID as its plan says: the Confirm operation and Update with Confirm. */
+export async function confirmById(ctx: IExecuteFunctions, itemIndex: number, id: string, plan: ConfirmPlan, known?: PrintJob): Promise<PrintJob> {
+	if (plan.kind === 'draft') throw new NodeOperationError(ctx.getNode(), 'Nothing to confirm', { itemIndex });
+	if (plan.kind === 'now') return await updatePrintJob(ctx, id, { confirmed: true }, itemIndex, 'confirmed again', plan.pass);
+	const draft = known ?? (await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex }));
+	return await confirmWithinLimits(ctx, itemIndex, draft, plan);
 }

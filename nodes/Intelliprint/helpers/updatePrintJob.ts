@@ -2,6 +2,7 @@ import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, encodeMultipart, flattenFormFields, type FormObject, EXPECT } from '../transport';
+import type { ConfirmPass } from '../transport/confirmPass';
 import type { PrintJob } from './output';
 
 /**
@@ -14,6 +15,8 @@ export async function updatePrintJob(
 	body: FormObject,
 	itemIndex: number,
 	action: string,
+	/** The spending gate's pass, when the body confirms (see helpers/spending.ts). */
+	confirmPass?: ConfirmPass,
 ): Promise<PrintJob> {
 	try {
 		return await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob,
@@ -21,6 +24,7 @@ export async function updatePrintJob(
 			path: `/prints/${id}`,
 			multipart: encodeMultipart(flattenFormFields(body)),
 			itemIndex,
+			confirmPass,
 		});
 	} catch (error) {
 		// Only a refusal of the values (400) can mean "already confirmed"; after a 429, an auth or

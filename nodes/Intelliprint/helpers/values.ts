@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { strictBoolean } from './strictValues';
+
 /**
  * Checks on values that may come from expressions, before anything goes on the wire: an array, an
  * object or NaN would otherwise be sent as `reference[0]=…`, `metadata[k][a]=…` or `nudge[x]=NaN`.
@@ -45,11 +47,11 @@ export function numberValue(
 	return number;
 }
 
-/** A boolean (the words true and false are accepted); undefined when empty. */
+/** A boolean read as n8n reads one (see strictValues.ts); undefined when empty. */
 export function booleanValue(ctx: IExecuteFunctions, itemIndex: number, value: unknown, label: string): boolean | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value === 'boolean') return value;
-	if (value === 'true' || value === 'false') return value === 'true';
+	const read = strictBoolean(value);
+	if ('value' in read) return read.value;
 	throw wrongType(ctx, itemIndex, label, 'true or false', value, 'Switch it on or off, or use an expression that gives true or false.');
 }
 

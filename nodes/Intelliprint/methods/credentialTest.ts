@@ -8,6 +8,7 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
+import { strictPounds } from '../helpers/strictValues';
 import { DEFAULT_BASE_URL, EXPECT } from '../transport';
 import { baseUrlOf, positive } from '../transport/connection';
 import { expectAnswer, header, redirectError } from '../transport/answers';
@@ -91,6 +92,10 @@ export async function intelliprintApiTest(
 	if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
 		const shown = baseUrl.slice(0, 100);
 		return withoutKey({ status: 'Error', message: `The Base URL "${shown}" is not a web address. Enter it in full, e.g. ${DEFAULT_BASE_URL}` }, apiKey);
+	}
+	const limit = strictPounds(data.dailySpendingLimit);
+	if ('problem' in limit) {
+		return withoutKey({ status: 'Error', message: `"Daily Spending Limit (GBP)" ${limit.problem}. While it is, the node confirms no live job: correct it, or set 0 for no limit.` }, apiKey);
 	}
 	const timeoutMs = positive(data.timeoutSeconds, 30) * 1000;
 	// A credential test is only given n8n's legacy request helper (there is no httpRequest here). It

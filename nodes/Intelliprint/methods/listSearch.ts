@@ -47,7 +47,7 @@ export async function searchPrintJobs(
 	for (let pages = 0; token && pages < PAGES_PER_SEARCH && (pages === 0 || (filter && !results.length)); pages++) {
 		const [mode, skipText]: string[] = token.split(':');
 		const page: { results: INodeListSearchItems[]; nextSkip?: number } = await searchPage<PrintJob>(this, '/prints', { testmode: mode === 'test' }, Number(skipText) || 0, filter, (job) => ({
-			name: [job.reference || job.id, mode === 'test' ? '(test)' : '', job.confirmed ? '' : '(draft)', `· ${createdOn(job)} · ${job.letters?.length ?? 0} letters`]
+			name: [job.reference || job.id, mode === 'test' ? '(test)' : '', job.confirmed ? '' : '(draft)', `· ${createdOn(job)} · ${job.letters?.length ?? 0} letter${job.letters?.length === 1 ? "" : "s"}`]
 				.filter(Boolean)
 				.join(' '),
 			value: job.id,

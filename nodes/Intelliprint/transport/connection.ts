@@ -27,8 +27,8 @@ export interface ConnectionSettings {
 	limit: RateLimit;
 	readTimeoutMs: number;
 	faultBudgetMs: number;
-	/** The credential's daily spending limit in GBP (cost after tax), or undefined for none. */
-	dailyLimitGbp?: number;
+	/** The credential's Daily Spending Limit as given: read strictly by the spending gate (helpers/spending.ts). */
+	dailySpendingLimit: unknown;
 }
 
 const settingsCache = new WeakMap<object, ConnectionSettings>();
@@ -68,7 +68,7 @@ export async function connectionSettings(ctx: IntelliprintContext): Promise<Conn
 		},
 		readTimeoutMs: positive(credentials.timeoutSeconds, 30) * 1000,
 		faultBudgetMs: (Number.isFinite(maxWait) && maxWait >= 0 ? maxWait : 120) * 1000,
-		dailyLimitGbp: positive(credentials.dailySpendingLimit, 0) || undefined,
+		dailySpendingLimit: credentials.dailySpendingLimit,
 	};
 	settingsCache.set(ctx, settings);
 	return settings;

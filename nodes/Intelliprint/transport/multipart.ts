@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
+import { confirmsField } from './confirmPass';
+
 /** The stream type n8n's binary helpers return (node code may not import node:stream itself). */
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
@@ -23,6 +25,8 @@ export interface MultipartBody {
 	contentType: string;
 	length: number;
 	open: () => Promise<Buffer | BinaryStream>;
+	/** Whether a field sets `confirmed` to true: such a body needs the spending gate's pass (confirmPass.ts). */
+	confirms: boolean;
 }
 
 export function isFilePart(value: unknown): value is FilePart {
@@ -94,16 +98,18 @@ export function encodeMultipart(fields: Array<[string, string | FilePart]>): Mul
 	text.push(`--${boundary}--\r\n`);
 	flush();
 	const contentType = `multipart/form-data; boundary=${boundary}`;
+	const confirms = fields.some(([name, value]) => confirmsField(name, value));
 
 	const streamed = segments.filter((segment): segment is FilePart => !Buffer.isBuffer(segment));
 	if (streamed.length === 0) {
 		const body = Buffer.concat(segments as Buffer[]);
-		return { contentType, length: body.length, open: async () => body };
+		return { contentType, length: body.length, confirms, open: async () => body };
 	}
 	const length = segments.reduce((sum, s) => sum + (Buffer.isBuffer(s) ? s.length : s.stream!.size), 0);
 	return {
 		contentType,
 		length,
+		confirms,
 		open: async () => {
 			const first = await streamed[0].stream!.open();
 			// Readable.from, reached through the stream n8n handed us: every Node stream class has it.

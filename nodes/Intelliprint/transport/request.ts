@@ -1,6 +1,8 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { expectAnswer, header, MAY_HAVE_ACTED_HINT, parseJson, redirectError, type Expectation } from './answers';
+import { confirmsField, takeConfirmPass, type ConfirmPass } from './confirmPass';
 import { connectionSettings, type IntelliprintContext } from './connection';
 import { apiError } from './errors';
 import type { MultipartBody } from './multipart';
@@ -19,6 +21,8 @@ export interface ApiRequest {
 	/** A ready-made multipart body (see multipart.ts). */
 	multipart?: MultipartBody;
 	itemIndex?: number;
+	/** The spending gate's pass, needed by a body that confirms (see confirmPass.ts). */
+	confirmPass?: ConfirmPass;
 }
 
 /** The answers the node expects, by the API object they carry. */
@@ -38,6 +42,14 @@ export const EXPECT = {
  */
 export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, request: ApiRequest): Promise<T> {
 	const { baseUrl } = await connectionSettings(ctx);
+	const confirms = request.multipart?.confirms === true || confirmsField('confirmed', request.json?.confirmed);
+	if (confirms && !takeConfirmPass(request.confirmPass)) {
+		// A bug, never a user's doing: a path to a confirm that skipped the spending gate.
+		throw new NodeOperationError(ctx.getNode(), 'A confirm was about to be sent without the spending check, so it was not sent', {
+			itemIndex: request.itemIndex,
+			description: 'Nothing was confirmed. This is a fault in the Intelliprint node: please report it with the operation you used.',
+		});
+	}
 	// Only a POST can create or confirm (and so send or charge); everything else can be repeated.
 	const repeatable = request.method !== 'POST';
 	const options: IHttpRequestOptions = {

@@ -1,12 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { printJobItems, type PrintJob } from '../../helpers/output';
+import { printJobItems } from '../../helpers/output';
 import { getPrintJobId } from '../../helpers/parameters';
-import { confirmWithinLimits, limitsApply } from '../../helpers/spending';
+import { confirmById, planConfirm } from '../../helpers/spending';
 import { refuseUnlessLiveAllowed } from '../../helpers/toolMode';
-import { updatePrintJob } from '../../helpers/updatePrintJob';
-import { apiRequest, EXPECT } from '../../transport';
 import { confirmUpToOption, printJobLocator, printJobOutputFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -40,10 +38,7 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	refuseUnlessLiveAllowed(this, itemIndex, 'confirm a print job');
 	const id = getPrintJobId(this, itemIndex);
-	const perJob = Number(this.getNodeParameter('options.confirmUpTo', itemIndex, 0)) || undefined;
-	// Spending limits need the draft's cost first; without them the confirm is one request.
-	const job = (await limitsApply(this, perJob))
-		? await confirmWithinLimits(this, itemIndex, await apiRequest<PrintJob>(this, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex }), perJob)
-		: await updatePrintJob(this, id, { confirmed: true }, itemIndex, 'confirmed again');
-	return await printJobItems(this, [job], itemIndex);
+	const perJob = this.getNodeParameter('options.confirmUpTo', itemIndex, 0);
+	const plan = await planConfirm(this, itemIndex, { confirm: true, perJob, rerun: 'confirmsAgain' });
+	return await printJobItems(this, [await confirmById(this, itemIndex, id, plan)], itemIndex);
 }

@@ -9,7 +9,7 @@ import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { jobShape, sourceBody, takesVariables, type JobShape } from '../../helpers/printJobSource';
 import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
-import { confirmGuard, confirmWithinLimits } from '../../helpers/spending';
+import { confirmWithinLimits, planConfirm, type ConfirmPlan } from '../../helpers/spending';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
 import { confirmUpToOption, parallelItemsOption, printJobOutputFields } from '../common.descriptions';
@@ -140,9 +140,9 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 	const runKey = options.sentKey ? sentKeyOf(ctx, first, options.sentKey) : undefined;
 	const found = runKey ? await sentKeysFound(ctx, first, testmodeOf(ctx, first), Number(options.sentKeyLookBackDays) || 30) : undefined;
 	// Parts found again on a rerun that a spending limit held back as drafts are confirmed now if they fit.
-	const guard = await confirmGuard(ctx, first, options.confirmUpTo, testmodeOf(ctx, first));
+	const plan = await confirmPlanOf(ctx, first, Boolean(runKey));
 	// A run sent whole, as one print job under its own key (before mail runs were split), is done.
-	if (runKey && found?.has(runKey)) return await sentJobItems(ctx, found.get(runKey)!, first, itemIndexes, guard);
+	if (runKey && found?.has(runKey)) return await sentJobItems(ctx, found.get(runKey)!, first, itemIndexes, plan);
 
 	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
 	const recipientOfRow = new Map(itemIndexes.map((row, index) => [row, recipients[index]]));
@@ -152,7 +152,7 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 		let made: INodeExecutionData[];
 		try {
 			made = part.sentAs
-				? await sentJobItems(ctx, part.sentAs, part.rows[0], part.rows, guard)
+				? await sentJobItems(ctx, part.sentAs, part.rows[0], part.rows, plan)
 				: // The letter (text, template or the PDF) is the first row's, for every part of the run.
 					await createJob(ctx, part.rows[0], () => sourceBody(ctx, first, shape, part.rows.map((row) => recipientOfRow.get(row)!)), part.rows, {
 						number: index + 1,
@@ -174,13 +174,24 @@ function testmodeOf(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return (ctx.getNodeParameter('testmode', itemIndex, false) as boolean) || !liveAllowed(ctx, itemIndex);
 }
 
+/** What the spending gate says of this item's Confirm (a rerun under a sent key confirms a draft held back). */
+async function confirmPlanOf(ctx: IExecuteFunctions, itemIndex: number, keyed: boolean): Promise<ConfirmPlan> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return await planConfirm(ctx, itemIndex, {
+		confirm: ctx.getNodeParameter('confirmed', itemIndex, false),
+		testmode: testmodeOf(ctx, itemIndex),
+		perJob: options.confirmUpTo,
+		rerun: keyed ? 'confirmsDraft' : 'createsAnother',
+	});
+}
+
 /**
- * An existing print job, output as already sent for the rows it holds. `confirmUpTo` (a number, 0 for none) when
- * the job was to be confirmed under spending limits: a draft a limit held back is confirmed now if it fits.
+ * An existing print job, output as already sent for the rows it holds. A draft a spending limit held back (the
+ * plan is "checked") is confirmed now if it fits.
  */
-async function sentJobItems(ctx: IExecuteFunctions, printJobId: string, itemIndex: number, fromItems?: number[], confirmUpTo?: number): Promise<INodeExecutionData[]> {
+async function sentJobItems(ctx: IExecuteFunctions, printJobId: string, itemIndex: number, fromItems: number[] | undefined, plan: ConfirmPlan): Promise<INodeExecutionData[]> {
 	let job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex });
-	if (confirmUpTo !== undefined && !job.confirmed) job = await confirmWithinLimits(ctx, itemIndex, job, confirmUpTo || undefined);
+	if (plan.kind === 'checked' && !job.confirmed) job = await confirmWithinLimits(ctx, itemIndex, job, plan);
 	return await printJobItems(ctx, [job], itemIndex, { extra: { already_sent: true }, fromItems });
 }
 
@@ -197,27 +208,27 @@ async function createJob(
 	const testmode = testmodeOf(ctx, itemIndex);
 	const extra = testmode && !askedForTest ? { live_refused: true } : undefined;
 	const type = ctx.getNodeParameter('type', itemIndex, 'letter') as string;
-	// Under spending limits a live job is made as a draft and confirmed only once its cost is known to fit.
-	const guard = await confirmGuard(ctx, itemIndex, options.confirmUpTo, testmode);
-	const confirmed = guard === undefined && (ctx.getNodeParameter('confirmed', itemIndex, false) as boolean);
-	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed });
-	applyTypeOptions(settings, options, type);
 	// A mail run's parts carry keys of their own (see mailRunParts.ts).
 	const sentKey = part ? part.sentKey : options.sentKey ? sentKeyOf(ctx, itemIndex, options.sentKey) : undefined;
+	// Under spending limits a live job is made as a draft and confirmed only once its cost is known to fit.
+	const plan = await confirmPlanOf(ctx, itemIndex, Boolean(sentKey));
+	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: plan.kind === 'now' });
+	applyTypeOptions(settings, options, type);
 	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30) : undefined;
-	if (check?.sent) return await sentJobItems(ctx, check.printJobId, itemIndex, fromItems, guard);
+	if (check?.sent) return await sentJobItems(ctx, check.printJobId, itemIndex, fromItems, plan);
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };
 
 	let created: string | undefined;
 	try {
 		const body = createBody({ ...(await source()), testmode, ...settings });
 		const sent = 'multipart' in body ? { multipart: body.multipart } : { json: body.json as IDataObject };
-		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', ...sent, itemIndex }).catch((error: NodeError) => {
+		const confirmPass = plan.kind === 'now' ? plan.pass : undefined;
+		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', ...sent, itemIndex, confirmPass }).catch((error: NodeError) => {
 			throw part ? explainTooLarge(error, part, 'multipart' in body ? body.multipart.length : body.length) : error;
 		});
 		created = job.id;
-		recordCreated(ctx, itemIndex, job.id);
-		const made = guard === undefined ? job : await confirmWithinLimits(ctx, itemIndex, job, guard || undefined);
+		recordCreated(ctx, itemIndex, job.id, { confirmed: job.confirmed === true, keyed: Boolean(sentKey) });
+		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan) : job;
 		return await printJobItems(ctx, [made], itemIndex, { fromItems, extra });
 	} finally {
 		if (check && !check.sent) check.done(created);

@@ -4,6 +4,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { printJobItems } from '../../helpers/output';
 import { alphabetical, getPrintJobId } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
+import { confirmById, planConfirm } from '../../helpers/spending';
+import { refuseUnlessLiveAllowed } from '../../helpers/toolMode';
 import { updatePrintJob } from '../../helpers/updatePrintJob';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 import { groupUpdateFields, printJobUpdateFields } from './printJobUpdateFields.description';
@@ -49,14 +51,19 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = getPrintJobId(this, itemIndex);
-	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const body = await buildPrintJobBody(this, itemIndex, groupUpdateFields(fields), true);
-	if (Object.keys(body).length === 0) {
+	const { confirmed, ...fields } = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	// Confirm here is a confirm like any other: the spending gate decides, before anything is sent.
+	const plan = confirmed === undefined ? undefined : await planConfirm(this, itemIndex, { confirm: confirmed, rerun: 'confirmsAgain' });
+	if (plan && plan.kind !== 'draft') refuseUnlessLiveAllowed(this, itemIndex, 'confirm a print job');
+	const body = await buildPrintJobBody(this, itemIndex, { ...groupUpdateFields(fields), confirmed: plan?.kind === 'now' ? true : plan?.kind === 'draft' ? false : undefined }, true);
+	if (Object.keys(body).length === 0 && plan?.kind !== 'checked') {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
 			itemIndex,
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
-	const job = await updatePrintJob(this, id, body, itemIndex, 'updated');
+	// Under a limit the changes go first, to a draft, and the confirm follows once the new cost is known to fit.
+	const changed = Object.keys(body).length ? await updatePrintJob(this, id, body, itemIndex, 'updated', plan?.kind === 'now' ? plan.pass : undefined) : undefined;
+	const job = plan?.kind === 'checked' ? await confirmById(this, itemIndex, id, plan, changed) : changed!;
 	return await printJobItems(this, [job], itemIndex);
 }

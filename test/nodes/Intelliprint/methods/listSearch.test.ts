@@ -20,7 +20,7 @@ describe('print job list search', () => {
 		const ctx = context();
 		const first = await searchPrintJobs.call(ctx);
 		expect(first.results).toHaveLength(100);
-		expect(first.results[0]).toMatchObject({ name: expect.stringMatching(/^Invoices \(draft\) · \d{4}-\d\d-\d\d \d\d:\d\d · 1 letters$/), value: expect.stringMatching(/^print_/) });
+		expect(first.results[0]).toMatchObject({ name: expect.stringMatching(/^Invoices \(draft\) · \d{4}-\d\d-\d\d \d\d:\d\d · 1 letter$/), value: expect.stringMatching(/^print_/) });
 		const second = await searchPrintJobs.call(ctx, undefined, first.paginationToken);
 		expect(second.results).toHaveLength(50);
 		const third = await searchPrintJobs.call(ctx, undefined, second.paginationToken);

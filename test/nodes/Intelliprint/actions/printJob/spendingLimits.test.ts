@@ -23,7 +23,7 @@ describe('Confirm Only Up To (per job)', () => {
 
 	it('a live job over it stays a draft, and the error names the draft and its cost', async () => {
 		const { error } = await api.run({ parameters: liveCreate({ options: { confirmUpTo: 1 } }), items: rows(1) });
-		expect(error?.message).toMatch(/^Print job print_\w+ \(1 letters, £1\.02 after tax\) was not confirmed: it costs more than "Confirm Only Up To" \(£1\.00\)$/);
+		expect(error?.message).toMatch(/^Print job print_\w+ \(1 letter, £1\.02 after tax\) was not confirmed: it costs more than "Confirm Only Up To" \(£1\.00\)$/);
 		const draft = api.fake.createdPrintJobs().at(-1)!;
 		expect(error?.message).toContain(draft.id);
 		expect(draft.confirmed).toBe(false);
@@ -103,5 +103,60 @@ describe('the daily spending limit on the credential', () => {
 		expect(held.error?.message).toContain('over the daily limit');
 		const again = await api.run({ parameters, items: rows(1), credentials: { dailySpendingLimit: spent + 5 } });
 		expect(again.items[0].json).toMatchObject({ confirmed: true, already_sent: true, id: api.fake.createdPrintJobs().at(-1)!.id });
+	});
+});
+
+describe('an API that lists a confirm late', () => {
+	const api = useFakeApi({ rateLimit: false, listingDelayMs: 500 });
+
+	it('two processes pass the limit by at most one letter: each waits to see its own last confirm listed before it checks again', async () => {
+		// Another spelling of the same API's address gives a run its own process-wide state, as a second n8n process has.
+		const asOtherProcess = { baseUrl: api.fake.url.replace('http://', 'HTTP://') };
+		const run = (extra: Record<string, unknown>) =>
+			api.run({ parameters: liveCreate({ options: { parallelItems: 4 } }), items: rows(8), continueOnFail: true, credentials: { dailySpendingLimit: 5, ...extra } });
+		const [a, b] = await Promise.all([run({}), run(asOtherProcess)]);
+		const confirmed = [...a.items, ...b.items].filter((item) => item.json.confirmed === true).length;
+		const spent = liveConfirmedGbp(api.fake);
+		// Without the wait each process saw only its own listed confirms and the two confirmed 8 or more together (£8.16).
+		expect(spent, `£${spent.toFixed(2)} in ${confirmed} letters`).toBeLessThanOrEqual(5 + LETTER);
+		expect(spent).toBeGreaterThan(5 - LETTER);
+	});
+});
+
+describe('failing closed, fast', () => {
+	const api = useFakeApi();
+
+	it('when today\'s list cannot be read, the first item reads it (with its retries) and the rest are refused at once: no drafts made for nothing', async () => {
+		api.fake.faults.push({ method: 'GET', path: /\/prints$/, status: 500, times: Number.POSITIVE_INFINITY });
+		const { items } = await api.run({ parameters: liveCreate({ options: { parallelItems: 1 } }), items: rows(300), continueOnFail: true, credentials: { dailySpendingLimit: 100 } });
+		expect(items).toHaveLength(300);
+		expect(errors(items).every((error) => /: today's spending could not be read$/.test(error))).toBe(true);
+		const listReads = api.apiCalls().filter((call) => call.method === 'GET' && call.path === '/v1/prints').length;
+		expect(listReads).toBe(4);
+		expect(api.fake.createdPrintJobs().filter((job) => job.confirmed)).toEqual([]);
+		// The first item's draft names it; the others were refused before anything was created for them.
+		expect(api.fake.createdPrintJobs()).toHaveLength(1);
+		expect(errors(items).slice(1).every((error) => error === "Nothing was sent for this item: today's spending could not be read")).toBe(true);
+	});
+});
+
+describe('what a refusal tells the user', () => {
+	const api = useFakeApi();
+
+	it('one instruction per situation: without a key, confirm by hand; with Skip Items Already Sent, run it again', async () => {
+		const plain = await api.run({ parameters: liveCreate(), items: rows(1), credentials: { dailySpendingLimit: 0.5 } });
+		expect(plain.error?.description).toMatch(/confirm it by hand in Intelliprint or with Print Job → Confirm\. Running this item again would create another draft/);
+		expect(plain.error?.description).not.toMatch(/do not run it again|run it again once the limit allows/);
+		const keyed = await api.run({ parameters: liveCreate({ options: { sentKey: '={{ $json.name }}' } }), items: rows(1), credentials: { dailySpendingLimit: 0.5 } });
+		expect(keyed.error?.description).toMatch(/run the workflow again: Skip Items Already Sent makes the rerun confirm this draft, not create another\./);
+		expect(keyed.error?.description).not.toMatch(/do not run it again|by hand/);
+	});
+
+	it('the error that stops a run lists the confirmed jobs apart from the drafts', async () => {
+		const { error } = await api.run({ parameters: liveCreate({ options: { parallelItems: 1 } }), items: rows(3), credentials: { dailySpendingLimit: liveConfirmedGbp(api.fake) + 2.5 } });
+		const jobs = api.fake.createdPrintJobs().slice(-3);
+		expect(jobs.map((job) => job.confirmed)).toEqual([true, true, false]);
+		expect(error?.description).toContain(`Confirmed print jobs: item 1 → ${jobs[0].id}; item 2 → ${jobs[1].id}.`);
+		expect(error?.description).toContain(`Drafts (not confirmed, nothing charged): item 3 → ${jobs[2].id}.`);
 	});
 });
