@@ -30,6 +30,19 @@ export class Intelliprint implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'intelliprintApi', required: true, testedBy: 'intelliprintApiTest' }],
+		// Shown in the panel; never for an AI agent's tool (only a tool has "toolDescription"). Hints that need the
+		// run's figures (rows refused, a rerun that would send again, minutes at the rate limit) come from runReport.ts.
+		hints: [
+			{
+				message:
+					'Confirm is on for a live job: every run prints, posts and charges real letters. Switch on Test Mode to try it for free, or leave Confirm off to check drafts first.',
+				type: 'warning',
+				location: 'ndv',
+				whenToDisplay: 'always',
+				displayCondition:
+					'={{ $parameter["resource"] === "printJob" && $parameter["operation"] === "create" && $parameter["testmode"] === false && $parameter["confirmed"] !== false && !$parameter["toolDescription"] }}',
+			},
+		],
 		properties: [
 			{
 				displayName: 'Resource',

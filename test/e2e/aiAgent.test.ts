@@ -59,6 +59,7 @@ async function runAgent(name: string, script: ScriptStep[], toolNodes: WorkflowN
 	return { model, ...executed, created: [...fake.prints.jobs.keys()].filter((job) => !before.has(job)) };
 }
 
+let liveDraft: string;
 beforeAll(async () => {
 	fake = await startSandbox();
 	n8n = await N8nInstance.create('ai-agent');
@@ -72,9 +73,12 @@ beforeAll(async () => {
 		{ intent: 'get print job', idFrom: 'previous tool result' },
 		'I posted a test letter to Ann Example.',
 	], [tools.list, tools.post(false), tools.get]);
+	// A live draft made elsewhere (by a person, say), which the model then tries to confirm.
+	liveDraft = fake.prints.seed(1, { reference: 'live draft for the agent' })[0].id;
 	runs.live = await runAgent('Live', [
 		{ intent: 'post letter', facts: { ...LETTER, 'test mode': false } },
 		{ intent: 'confirm print job', idFrom: 'previous tool result' },
+		{ intent: 'confirm print job', facts: { 'print job id': liveDraft } },
 		'Done.',
 	], [tools.post(false), tools.confirm]);
 	runs.pdf = await runAgent('Pdf', [{ intent: 'post pdf', facts: { 'pdf link': `${SANDBOX.filesUrl}/demo/cover-letter.pdf` } }, 'Done.'], [tools.postPdf]);
@@ -132,12 +136,15 @@ describe('an AI agent in real n8n posts a letter through the Intelliprint tool',
 		await fs.outputJson(`${ROOT}/.e2e/ai-agent-tool-entry.json`, post, { spaces: 2 });
 	});
 
-	it('makes a test job when the model asks for a live one, and refuses to confirm, unless the builder allowed it', () => {
+	it('makes a test job when the model asks for a live one, confirms that test job, and refuses to confirm a live draft, unless the builder allowed it', () => {
 		const run = runs.live;
 		expect(run.exitCode, run.output).toBe(0);
-		const [posted, confirmed] = toolResults(run);
+		const [posted, testConfirmed, confirmed] = toolResults(run);
 		expect(JSON.parse(posted)[0]).toMatchObject({ testmode: true, live_refused: true, summary: expect.stringContaining('test jobs only') });
-		expect(confirmed).toContain('may not confirm');
+		// A test job is never printed, posted or charged: confirming it needs no permission.
+		expect(JSON.parse(testConfirmed)[0]).toMatchObject({ testmode: true, confirmed: true });
+		expect(confirmed).toContain('may not confirm a live print job');
+		expect(confirmed).toContain(liveDraft);
 		expect(confirmed).toContain('tell the user');
 		// "Do not retry" stands alone: no invitation to call again after it.
 		expect(confirmed).not.toMatch(/call the tool again/i);
@@ -147,8 +154,9 @@ describe('an AI agent in real n8n posts a letter through the Intelliprint tool',
 		expect(offered(runs.allowed)).toContain('allows live letters');
 		// Nothing live exists and nothing was confirmed; the failed tool call shows as an error in the run.
 		expect(run.created).toHaveLength(1);
-		expect(fake.prints.jobs.get(run.created[0])).toMatchObject({ testmode: true, confirmed: false });
-		const confirmRun = run.result?.data.resultData.runData['Confirm a print job']?.[0] as (NodeRun & { data?: { ai_tool?: RunItem[][] } }) | undefined;
+		expect(fake.prints.jobs.get(run.created[0])).toMatchObject({ testmode: true, confirmed: true });
+		expect(fake.prints.jobs.get(liveDraft)).toMatchObject({ testmode: false, confirmed: false });
+		const confirmRun = run.result?.data.resultData.runData['Confirm a print job']?.at(-1) as (NodeRun & { data?: { ai_tool?: RunItem[][] } }) | undefined;
 		expect(LINE === 2 ? confirmRun?.error?.message : String(confirmRun?.data?.ai_tool?.[0]?.[0]?.json.error)).toContain('may not confirm');
 	});
 

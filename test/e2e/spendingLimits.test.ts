@@ -2,7 +2,7 @@ import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server';
-import { N8nInstance, type ExecutionResult } from './n8n';
+import { LINE, N8nInstance, ROOT, type ExecutionResult } from './n8n';
 
 /**
  * Spending limits in real n8n: 300 live letters of £1.02 (after tax, the fake's price) under a daily limit of
@@ -11,7 +11,7 @@ import { N8nInstance, type ExecutionResult } from './n8n';
  */
 const LETTER = 1.02;
 const node = (name: string, type: string, typeVersion: number, position: [number, number], parameters: object, extra: object = {}) => ({ id: name, name, type, typeVersion, position, parameters, ...extra });
-function workflow(id: string, credentialId: string, rows: number, options: object = {}) {
+function workflow(id: string, credentialId: string, rows: number, options: object = {}, lateCredentialId?: string) {
 	const nodes = [
 		node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
 		node('Rows', 'n8n-nodes-base.code', 2, [200, 0], {
@@ -22,23 +22,37 @@ function workflow(id: string, credentialId: string, rows: number, options: objec
 			recipientFields: { mappingMode: 'autoMapInputData', value: null }, variables: 'none', testmode: false, confirmed: true, options,
 		}, { credentials: { intelliprintApi: { id: credentialId, name: credentialId } }, onError: 'continueRegularOutput' }),
 	];
-	const connections = { Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] }, Rows: { main: [[{ node: 'Post live letters', type: 'main', index: 0 }]] } };
+	const connections: Record<string, object> = { Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] }, Rows: { main: [[{ node: 'Post live letters', type: 'main', index: 0 }]] } };
+	if (lateCredentialId) {
+		// The same letters to an API that lists a confirm a second late, under its own limit (see LATE).
+		const late = { ...nodes[2], id: 'Late', name: 'Post live letters (listed late)', position: [400, 200] as [number, number], credentials: { intelliprintApi: { id: lateCredentialId, name: lateCredentialId } } };
+		nodes.push(late as (typeof nodes)[number]);
+		connections.Rows = { main: [[{ node: 'Post live letters', type: 'main', index: 0 }, { node: late.name, type: 'main', index: 0 }]] };
+	}
 	return { id, name: id, nodes, connections, settings: { executionOrder: 'v1' }, active: false, pinData: {} };
 }
 
 const fakes: FakeIntelliprint[] = [];
 let n8n: N8nInstance;
-const CASES = { one: 'ipLimitOneRun01', two: 'ipLimitTwoRuns1', perJob: 'ipLimitPerJob01', closed: 'ipLimitClosed01' } as const;
+const CASES = { one: 'ipLimitOneRun01', two: 'ipLimitTwoRuns1', perJob: 'ipLimitPerJob01', closed: 'ipLimitClosed01', late: 'ipLimitLate0001' } as const;
+/** The API of the late case lists a confirm this long after it happened; its daily limit is £10. */
+const LATE = { delayMs: 1000, limit: 10 };
 beforeAll(async () => {
 	for (let i = 0; i < 4; i++) fakes.push(await startFakeIntelliprint({ rateLimit: false }));
+	fakes.push(await startFakeIntelliprint({ rateLimit: false, listingDelayMs: LATE.delayMs }));
 	n8n = await N8nInstance.create('spending-limits');
 	const ids = Object.values(CASES);
 	await n8n.importCredentials(fakes.map((fake, i) => ({
 		id: ids[i], name: ids[i], type: 'intelliprintApi',
-		data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000, rateLimitWindowSeconds: 60, dailySpendingLimit: 100 },
+		data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000, rateLimitWindowSeconds: 60, dailySpendingLimit: ids[i] === CASES.late ? LATE.limit : 100 },
 	})));
-	const files = ids.map((id) => `${n8n.userFolder}/limit-workflows/${id}.json`);
-	await Promise.all(ids.map((id, i) => fs.outputJson(files[i], workflow(id, id, id === CASES.perJob || id === CASES.closed ? 1 : 300, id === CASES.perJob ? { confirmUpTo: 1 } : {}))));
+	const workflows = ids.filter((id) => id !== CASES.late);
+	const files = workflows.map((id) => `${n8n.userFolder}/limit-workflows/${id}.json`);
+	await Promise.all(
+		workflows.map((id, i) =>
+			fs.outputJson(files[i], workflow(id, id, id === CASES.perJob || id === CASES.closed ? 1 : 300, id === CASES.perJob ? { confirmUpTo: 1 } : {}, id === CASES.two ? CASES.late : undefined)),
+		),
+	);
 	await n8n.importWorkflows(files);
 });
 afterAll(async () => Promise.all(fakes.map((fake) => fake.stop())));
@@ -65,6 +79,12 @@ describe('spending limits in real n8n', () => {
 		expect(spent, measured).toBeGreaterThan(100 - LETTER);
 		// The stated bound: each process checks and confirms one job at a time, so the other's check misses at most one.
 		expect(spent, measured).toBeLessThanOrEqual(100 + LETTER);
+		// With the list a second late, each process waits to see its own last confirm listed: the same bound holds.
+		const late = confirmedGbp(fakes[4]);
+		const lateMeasured = `listed ${LATE.delayMs / 1000} s late, two processes under £${LATE.limit} confirmed £${late.toFixed(2)}`;
+		await fs.outputJson(`${ROOT}/.e2e/limits-two-processes-n8n${LINE}.json`, { measured, lateMeasured }, { spaces: 2 });
+		expect(late, lateMeasured).toBeGreaterThan(LATE.limit - LETTER);
+		expect(late, lateMeasured).toBeLessThanOrEqual(LATE.limit + LETTER);
 	});
 
 	it('a job over Confirm Only Up To stays a draft, named in the error', async () => {

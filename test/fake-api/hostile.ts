@@ -20,6 +20,8 @@ export interface Fault {
 	afterActing?: boolean;
 	headers?: Record<string, string>;
 	error?: { type: string; code: string; message: string; param?: string };
+	/** An error answer not in the API's shape, as a proxy or another server gives one: this body, as is. */
+	body?: { text: string; contentType: string };
 	latencyMs?: number;
 	redirect?: { status: 301 | 302 | 303 | 307 | 308; to: 'elsewhere' | 'same' };
 	garbage?: Garbage;

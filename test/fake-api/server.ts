@@ -259,7 +259,8 @@ export class FakeIntelliprint {
 			res, reply, expects: expects(method, url.pathname), pause: (ms) => this.pause(ms),
 			setStatus: (status) => (record.status = status),
 			location: (to) => (to === 'elsewhere' ? `${this.elsewhereUrl}${url.pathname}${url.search}` : `${origin}/v1-moved${url.pathname.replace(/^\/v1(-moved)?/, '')}${url.search}`),
-			failure: (status, { error }, headers) => {
+			failure: (status, { error, body }, headers) => {
+				if (body) return { status, headers: { ...headers, 'content-type': body.contentType }, body: Buffer.from(body.text) };
 				const code = status === 429 ? 'rate_limited' : 'internal_error';
 				const { type, message, param } = error ?? { type: code, message: 'Injected fault.', param: undefined };
 				return failureReply(new ApiFailure(status, type, error?.code ?? code, message, param, headers));

@@ -91,10 +91,14 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** Run the node as an AI agent's tool (n8n's "…Tool" variant of it). */
 	asTool?: boolean;
+	/** n8n's On Error setting (overrides continueOnFail): "continueErrorOutput" gives the node its error output. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 }
 
 export interface RunResult {
 	items: INodeExecutionData[];
+	/** What went to the error output (On Error → "Continue (using error output)"). */
+	errorOutput: INodeExecutionData[];
 	run: IRun;
 	/** The error that stopped the node, if it failed. */
 	error?: { message: string; description?: string | null; context?: IDataObject; httpCode?: string | null };
@@ -155,6 +159,7 @@ export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 			id: 'ip', name: 'Intelliprint', type: `n8n-nodes-intelliprint.intelliprint${options.asTool ? 'Tool' : ''}`, typeVersion: options.typeVersion ?? 1, position: [200, 0],
 			parameters: options.parameters, credentials: { intelliprintApi: { id: 'cred-1', name: 'Intelliprint account' } },
 			continueOnFail: options.continueOnFail ?? false,
+			...(options.onError ? { onError: options.onError } : {}),
 		},
 	];
 	const workflow = new Workflow({
@@ -180,8 +185,9 @@ export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 
 	const task = run.data.resultData.runData.Intelliprint?.[0];
 	const items = task?.data?.main?.[0] ?? [];
+	const errorOutput = options.onError === 'continueErrorOutput' ? (task?.data?.main?.[1] ?? []) : [];
 	const error = task?.error as RunResult['error'];
-	return { items, run, error };
+	return { items, errorOutput, run, error };
 }
 
 /**

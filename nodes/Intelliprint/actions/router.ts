@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-work
 import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../helpers/errorItem';
+import { reportRun } from '../helpers/runReport';
 import { allCreated, createdBy, type Created } from '../helpers/ledger';
 import { errorForModel, forModel, usedAsTool } from '../helpers/toolMode';
 import { connectionSettings } from '../transport';
@@ -113,13 +114,19 @@ async function parallelItems(ctx: IExecuteFunctions, itemCount: number): Promise
  * had been created by then.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	if (!usedAsTool(this)) return await runItems.call(this);
+	if (!usedAsTool(this)) return await reported(this, await runItems.call(this));
 	// An AI agent reads the result: print jobs come with a summary, errors speak of its arguments.
 	try {
-		return (await runItems.call(this)).map(forModel);
+		return (await reported(this, await runItems.call(this))).map(forModel);
 	} catch (caught) {
 		throw errorForModel(this, caught instanceof NodeError ? caught : new NodeOperationError(this.getNode(), caught as Error));
 	}
+}
+
+/** The run's output, once its custom data and hints are recorded (see runReport.ts). */
+async function reported(ctx: IExecuteFunctions, output: INodeExecutionData[][]): Promise<INodeExecutionData[][]> {
+	await reportRun(ctx, output[0] ?? []);
+	return output;
 }
 
 async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

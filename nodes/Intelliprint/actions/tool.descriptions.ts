@@ -58,15 +58,19 @@ export function toolDescriptionField(resource: string, option: INodePropertyOpti
 	if (resource !== 'printJob' || !LIVE_LETTER_OPERATIONS.includes(operation)) return [field];
 	// The model is told in advance what the builder allowed (the default follows "Allow Live Letters").
 	return [
-		onlyWhen({ ...field, default: `${told} ${TEST_ONLY}` }, { show: { allowLive: [false] } }),
+		onlyWhen({ ...field, default: `${told} ${TEST_ONLY[operation]}` }, { show: { allowLive: [false] } }),
 		onlyWhen({ ...field, default: `${told} ${LIVE_ALLOWED}` }, { show: { allowLive: [true] } }),
 	];
 }
 
 /** The print job operations that could post real mail, where the builder decides whether a model may. */
 const LIVE_LETTER_OPERATIONS = ['create', 'confirm', 'update'];
-const TEST_ONLY =
-	'In this workflow the tool makes test jobs only: a live job asked for is made as a test job, and confirming a draft is refused.';
+/** What a model is told the tool does when the builder has not allowed live letters, per operation. */
+const TEST_ONLY: Record<string, string> = {
+	create: 'In this workflow the tool makes test jobs only (free, never printed or posted): a live job asked for is made as a test job.',
+	confirm: 'In this workflow the tool confirms test jobs only (free, never printed or posted); confirming a live draft is refused.',
+	update: 'In this workflow the tool may change drafts, and confirm test jobs only; confirming a live draft is refused.',
+};
 const LIVE_ALLOWED =
 	'This workflow allows live letters: a confirmed live job is printed, posted and charged. Spending limits may hold a live job back as a draft; the error then gives its ID and cost: do not retry, tell the user.';
 

@@ -56,7 +56,18 @@ export async function readPdfProperty(
 	}
 	const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
 	if (!startsLikePdf(data)) throw notPdf();
+	if (!endsLikePdf(data)) {
+		throw new NodeOperationError(ctx.getNode(), `The PDF in "${name}" is not complete`, {
+			itemIndex,
+			description: `"${binary.fileName ?? name}" is ${data.length} byte${data.length === 1 ? '' : 's'} and has no end-of-file marker (%%EOF) near its end, so it was cut short (a download that stopped early, say). Nothing was sent: fetch or export the file again.`,
+		});
+	}
 	return { data, fileName, mimeType: 'application/pdf' };
+}
+
+/** Every PDF ends with "%%EOF" (some writers add a little after it); a file without one was cut short. */
+function endsLikePdf(data: Buffer): boolean {
+	return data.subarray(-1024).includes('%%EOF');
 }
 
 /** PDF readers accept the header anywhere in the first 1 KiB. */

@@ -104,6 +104,10 @@ export async function buildPrintJobBody(
 	if (mailDateText !== undefined && mailDate === undefined) {
 		throw fail(`"${mailDateText}" is not a date`, 'Pick a date for "Mail Date", or give one as YYYY-MM-DD.');
 	}
+	// Intelliprint schedules by day: a day already gone cannot be a mail date.
+	if (mailDate !== undefined && mailDate * 1000 < Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate())) {
+		throw fail(`Mail date ${mailDateText!.slice(0, 10)} is in the past`, 'Nothing was sent. Pick today or a later day for "Mail Date", or remove it to post as soon as possible.');
+	}
 
 	const background = settings.background?.values;
 	const nudge = settings.nudge?.values;
@@ -130,6 +134,9 @@ export async function buildPrintJobBody(
 	};
 
 	const documents = settings.extraDocuments?.document ?? [];
+	// An item with no files at all is told about its main PDF first, not about an extra document.
+	const mainPdf = ctx.getNodeParameter('binaryPropertyName', itemIndex, '') as string;
+	if (documents.length && mainPdf && !Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {}).length) await readPdfProperty(ctx, itemIndex, mainPdf);
 	if (documents.length) {
 		body.extra_documents = [];
 		for (const document of documents) {
@@ -152,7 +159,10 @@ export async function buildPrintJobBody(
 			if (!/^[A-Za-z0-9_-]+$/.test(name)) {
 				throw fail(`Metadata key "${name}" has characters Intelliprint cannot store`, 'Use letters, digits, "_" and "-" only.');
 			}
-			metadata[name] = text(value, `Metadata "${name}"`) ?? '';
+			const given = text(value, `Metadata → ${name}`);
+			// An expression that gave nothing would store an empty value and lose what it was meant to record.
+			if (given === undefined) throw fail(`Metadata "${name}" has no value`, 'Nothing was sent. Its expression gave nothing for this item: check the field it reads, or remove the entry.');
+			metadata[name] = given;
 		}
 		body.metadata = metadata;
 	}

@@ -33,8 +33,10 @@ export interface ConfirmAsk {
 	rerun: Rerun;
 }
 
-function refusal(ctx: IExecuteFunctions, itemIndex: number, message: string, lines: string[]): NodeOperationError {
+function refusal(ctx: IExecuteFunctions, itemIndex: number, message: string, lines: string[], draft?: PrintJob): NodeOperationError {
 	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex, description: lines.filter(Boolean).join(' ') });
+	// The draft a limit held back, for the error item (errorItem.ts): what to confirm by hand, and what it costs.
+	if (draft) error.context.heldDraft = { id: draft.id, costGbp: (draft.cost?.after_tax ?? 0) / PER_POUND };
 	// A model cannot change a limit or a setting: it must not be told to call again.
 	error.context.adviceForModel = true;
 	// The refusal says itself what a rerun does; the router adds no other instruction.
@@ -108,7 +110,7 @@ export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: num
 	const cost = draft.cost?.after_tax ?? 0;
 	// Rounded: £10.20 × 10^8 is 1019999999.9999999 in floating point, and a job of exactly the bound must pass.
 	const perJob = plan.perJob === undefined ? undefined : Math.round(plan.perJob * PER_POUND);
-	if (!draft.testmode && perJob !== undefined && cost > perJob) throw refusal(ctx, itemIndex, `${why}: it costs more than "Confirm Only Up To" (${pounds(perJob)})`, [ADVICE[plan.rerun]]);
+	if (!draft.testmode && perJob !== undefined && cost > perJob) throw refusal(ctx, itemIndex, `${why}: it costs more than "Confirm Only Up To" (${pounds(perJob)})`, [ADVICE[plan.rerun]], draft);
 	const { daily } = await limitsOf(ctx, itemIndex, undefined);
 	if (draft.testmode || daily === undefined) return await confirmDraft(ctx, itemIndex, draft, 'test job or no daily limit');
 	const { limitKey } = await connectionSettings(ctx);
@@ -119,18 +121,18 @@ export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: num
 	const mine = before.then(async () => {
 		const failed = unreadable.get(limitKey);
 		const unread = unreadableInRun.get(ctx) ?? (failed && failed.at >= entered ? failed.why : undefined);
-		if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, unread, plan.rerun);
+		if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, unread, plan.rerun, draft);
 		return await checkAndConfirm(ctx, itemIndex, draft, { why, cost, limit: Math.round(daily * PER_POUND), limitKey, rerun: plan.rerun });
 	});
 	line.set(limitKey, mine.catch(() => undefined));
 	return await mine;
 }
 
-function spendingUnreadable(ctx: IExecuteFunctions, itemIndex: number, what: string, why: string, rerun: Rerun): NodeOperationError {
+function spendingUnreadable(ctx: IExecuteFunctions, itemIndex: number, what: string, why: string, rerun: Rerun, draft?: PrintJob): NodeOperationError {
 	return refusal(ctx, itemIndex, `${what}: today's spending could not be read`, [
 		`The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${why}`,
-		what.startsWith('Nothing') ? 'Run it again later.' : ADVICE[rerun],
-	]);
+		draft ? ADVICE[rerun] : 'Run it again later.',
+	], draft);
 }
 
 async function checkAndConfirm(
@@ -155,20 +157,20 @@ async function checkAndConfirm(
 		const why = `${(error as Error).message}.`;
 		unreadable.set(check.limitKey, { at: Date.now(), why });
 		unreadableInRun.set(ctx, why);
-		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun);
+		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun, draft);
 	}
 	if (!today) {
 		const why = `Intelliprint has not listed print job ${own!.id}, which this n8n confirmed, within ${LISTING_WAIT_MS / 1000} seconds, so today's total is not known.`;
 		unreadable.set(check.limitKey, { at: Date.now(), why });
 		unreadableInRun.set(ctx, why);
-		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun);
+		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun, draft);
 	}
 	if (today.total + check.cost > check.limit) {
 		throw refusal(ctx, itemIndex, `${check.why}: it would take today's spending over the daily limit of ${pounds(check.limit)}`, [
 			`Confirmed today (UK time) so far: ${pounds(today.total)}; with this job ${pounds(today.total + check.cost)}.`,
 			ADVICE[check.rerun],
 			'The limit is the Daily Spending Limit on the Intelliprint credential.',
-		]);
+		], draft);
 	}
 	try {
 		const confirmed = await confirmDraft(ctx, itemIndex, draft, 'within the daily limit');

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MODEL_ARGUMENTS } from '../actions/tool.descriptions';
-import { toGbp } from './output';
+import { apiRequest, EXPECT } from '../transport';
+import { toGbp, type PrintJob } from './output';
 
 /** Whether an AI agent runs this node as its tool (n8n's tool variant of a node is named "…Tool"). */
 export function usedAsTool(ctx: IExecuteFunctions): boolean {
@@ -14,13 +15,17 @@ export function liveAllowed(ctx: IExecuteFunctions, itemIndex: number): boolean 
 	return !usedAsTool(ctx) || ctx.getNodeParameter('allowLive', itemIndex, false) === true;
 }
 
-/** Refuses what only the builder may allow: confirming a draft sends it to print and charges for it. */
-export function refuseUnlessLiveAllowed(ctx: IExecuteFunctions, itemIndex: number, what: string): void {
-	if (liveAllowed(ctx, itemIndex)) return;
-	const error = new NodeOperationError(ctx.getNode(), `This tool may not ${what}: the workflow does not allow live letters`, {
+/**
+ * Refuses what only the builder may allow: confirming a live draft sends it to print and charges for it. A test
+ * job may be confirmed (it is never printed, posted or charged); it is read first to tell, and handed back.
+ */
+export async function testJobOrRefuse(ctx: IExecuteFunctions, itemIndex: number, id: string): Promise<PrintJob | undefined> {
+	if (liveAllowed(ctx, itemIndex)) return undefined;
+	const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex });
+	if (job.testmode) return job;
+	const error = new NodeOperationError(ctx.getNode(), 'This tool may not confirm a live print job: the workflow does not allow live letters', {
 		itemIndex,
-		description:
-			'Confirming posts real letters and charges for them, so only the workflow\'s builder can allow it ("Allow Live Letters" in the tool\'s panel). Do not retry: tell the user the print job ID so they can confirm it in Intelliprint themselves.',
+		description: `Confirming ${id} would post real letters and charge for them, so only the workflow's builder can allow it ("Allow Live Letters" in the tool's panel). Do not retry: tell the user the print job ID so they can check the draft and confirm it in Intelliprint themselves.`,
 	});
 	// No argument of the model's can change this: errorForModel must not invite another call.
 	error.context.adviceForModel = true;

@@ -20,7 +20,7 @@ export function header(response: IN8nHttpFullResponse, name: string): string | u
 }
 
 /** The answer's body as text, whatever form the HTTP helper handed it over in. */
-function bodyText(body: unknown): string {
+export function bodyText(body: unknown): string {
 	if (body === undefined || body === null) return '';
 	if (Buffer.isBuffer(body)) return body.toString('utf8');
 	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');

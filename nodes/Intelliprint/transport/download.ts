@@ -47,6 +47,16 @@ export async function downloadFile(
 		toApi: origin === apiOrigin,
 		itemIndex,
 	});
+	if (response.statusCode >= 300 && response.statusCode < 400) {
+		// Only a link on the API's own host gets here: redirects are not followed with the key, and no retry cures one.
+		const location = response.headers?.location;
+		throw new NodeApiError(ctx.getNode(), {}, {
+			message: `The link to ${what} redirects elsewhere (HTTP ${response.statusCode}), so it was not followed`,
+			description: `The link is on Intelliprint's own host, so the request carried your API key, which must not go on to ${location ? `"${String(location).slice(0, 100)}"` : 'another address'}. Trying again does not change this: check the Base URL of the Intelliprint API credential, or ask Intelliprint support why the file link redirects.`,
+			httpCode: String(response.statusCode),
+			itemIndex,
+		});
+	}
 	if (response.statusCode >= 300) {
 		throw new NodeApiError(ctx.getNode(), {}, {
 			message: `Could not download ${what} (HTTP ${response.statusCode})`,

@@ -72,7 +72,23 @@ const BY_STATUS: Record<number, string> = {
 	429: 'rate_limited',
 };
 
-/** Turns an API error answer into a message that says what happened and what to do. */
+/**
+ * What the server itself said in an error answer: Intelliprint's `error` object, or, from a proxy or a server that
+ * answers otherwise, a top-level `message`, an `error` that is text, or a body that is plain text.
+ */
+function serverWords(body: unknown): { message?: string; code?: string; param?: string } {
+	const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, 300) : undefined);
+	if (typeof body === 'string') return { message: text(body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ')) };
+	if (typeof body !== 'object' || body === null) return {};
+	const { error, message } = body as { error?: unknown; message?: unknown };
+	if (typeof error === 'object' && error !== null) {
+		const sent = error as IntelliprintErrorBody['error'] & object;
+		return { message: text(sent.message), code: text(sent.code), param: text(sent.param) };
+	}
+	return { message: text(error) ?? text(message) };
+}
+
+/** Turns an API error answer into a message that says what happened and what to do, never naming a code or field the server did not send. */
 export function apiError(
 	node: INode,
 	status: number,
@@ -81,24 +97,27 @@ export function apiError(
 	itemIndex: number | undefined,
 	extraHint?: string,
 ): NodeApiError {
-	const error = (body as IntelliprintErrorBody)?.error ?? {};
-	const code = error.code ?? BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'parameter_invalid');
+	const said = serverWords(body);
+	const code = said.code ?? BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'parameter_invalid');
 	const explanation = EXPLANATIONS[code] ?? EXPLANATIONS.parameter_invalid;
+	// Without a field named, a refusal is of the request, not of "a field" the server never mentioned.
+	const message = code === 'parameter_invalid' && !said.param ? `Intelliprint refused the request (HTTP ${status})` : explanation.message(said.param);
 	const details = [
-		error.message ? `Intelliprint said: ${error.message}` : undefined,
-		`Code: ${code}${error.param ? `, param: ${error.param}` : ''}, HTTP ${status}`,
+		said.message ? `Intelliprint said: ${said.message}` : undefined,
+		`${said.code ? `Code: ${said.code}${said.param ? `, param: ${said.param}` : ''}, ` : ''}HTTP ${status}`,
 		requestId ? `Request ID: ${requestId}` : undefined,
 		extraHint ?? explanation.hint,
 	].filter(Boolean);
-	const apiError = new NodeApiError(node, (body ?? {}) as JsonObject, {
-		message: explanation.message(error.param),
+	const apiError = new NodeApiError(node, (typeof body === 'object' && body !== null ? body : {}) as JsonObject, {
+		message,
 		// Joined as sentences: the API's message often ends with its own full stop.
 		description: details.map((detail) => String(detail).replace(/\.$/, '')).join('. ') + '.',
 		httpCode: String(status),
 		itemIndex,
 	});
+	// The kind of failure, for the node's own decisions (a sent code, or the one its status implies).
 	apiError.context.code = code;
-	if (error.param) apiError.context.param = error.param;
+	if (said.param) apiError.context.param = said.param;
 	if (requestId) apiError.context.requestId = requestId;
 	return apiError;
 }

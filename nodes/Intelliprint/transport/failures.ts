@@ -1,6 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { seconds } from './waits';
+
 /** What went wrong on the wire, as far as the socket tells. */
 export type WireFault = 'refused' | 'dns' | 'unreachable' | 'timeout' | 'reset' | 'unsendable';
 
@@ -77,7 +79,7 @@ export function wireFaultError(node: INode, report: WireFaultReport, itemIndex: 
 		],
 		unreachable: [`There is no network route to ${host}`, "Check this machine's network connection, proxy and firewall."],
 		timeout: [
-			`${target} did not answer within ${Math.round(timeoutMs / 1000)} seconds`,
+			`${target} did not answer within ${seconds(timeoutMs)}`,
 			`${tried} It may be slow or unavailable: try again later, or raise "Answer Timeout" in the Intelliprint API credential.`,
 		],
 		reset: [

@@ -8,3 +8,4 @@ export { createBody, encodeMultipart, flattenFormFields } from './multipart';
 export type { BinaryStream, FilePart, FormObject, FormValue, MultipartBody } from './multipart';
 export { downloadFile } from './download';
 export type { DownloadedFile } from './download';
+export { requestsSent } from './send';

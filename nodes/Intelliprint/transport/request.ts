@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { expectAnswer, header, MAY_HAVE_ACTED_HINT, parseJson, redirectError, type Expectation } from './answers';
+import { bodyText, expectAnswer, header, MAY_HAVE_ACTED_HINT, parseJson, redirectError, type Expectation } from './answers';
 import { confirmsField, takeConfirmPass, type ConfirmPass } from './confirmPass';
 import { connectionSettings, type IntelliprintContext } from './connection';
 import { apiError } from './errors';
@@ -83,7 +83,7 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 	if (retryAfter !== undefined && status >= 500) {
 		hints.push(`Intelliprint asks to try again after ${new Date(Date.now() + retryAfter).toISOString().replace(/\.\d+Z$/, 'Z')}.`);
 	}
-	const error = apiError(node, status, parseJson(response.body), header(response, 'request-id'), request.itemIndex, hints.join(' ') || undefined);
+	const error = apiError(node, status, parseJson(response.body) ?? bodyText(response.body), header(response, 'request-id'), request.itemIndex, hints.join(' ') || undefined);
 	if (status >= 500 && !repeatable) error.context.mayHaveActed = true;
 	throw error;
 }

@@ -6,12 +6,21 @@ import { connectionSettings, CREDENTIAL_TYPE, type IntelliprintContext } from '.
 import { NEVER_SENT, wireFault, wireFaultError } from './failures';
 import type { MultipartBody } from './multipart';
 import { pacerFor } from './pacing';
-import { backoffMs, faultBudget, retryAfterMs, timeoutFor } from './waits';
+import { backoffMs, faultBudget, retryAfterMs, seconds, timeoutFor } from './waits';
 
 /** How many times a request is repeated after a server fault or a wire fault (as the official SDK). */
 const MAX_FAULT_RETRIES = 3;
 /** A 429 that asks for no wait (or none we can read) is not sent again sooner: the API is busy. */
 const LEAST_RATE_LIMITED_WAIT_MS = 250;
+
+/** API requests sent by each node run (context), for the run's hints (how long the rate limit made it take). */
+const requestsByRun = new WeakMap<object, number>();
+function countRequest(ctx: IntelliprintContext): void {
+	requestsByRun.set(ctx, (requestsByRun.get(ctx) ?? 0) + 1);
+}
+export function requestsSent(ctx: IntelliprintContext): number {
+	return requestsByRun.get(ctx) ?? 0;
+}
 
 /** One HTTP exchange as the transport sends it: what to send, and the rules that apply to it. */
 export interface Exchange {
@@ -76,6 +85,7 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 		const answered = pacer ? await pacer.waitForSlot(settings.limit, budget, rateLimited !== undefined) : () => undefined;
 		if (!answered) throw rateLimitedError(ctx, Math.max(0, (pacer?.heldUntil ?? 0) - Date.now()), rateLimited?.asked ?? false, itemIndex);
 		attempts++;
+		if (toApi) countRequest(ctx);
 		const startedAt = Date.now();
 		let response: IN8nHttpFullResponse;
 		try {
@@ -137,7 +147,7 @@ function rateLimitedError(ctx: IntelliprintContext, delayMs: number, asked: bool
 		{
 			message: 'Intelliprint is still rate limiting this API key',
 			description: [
-				asked ? `Intelliprint asks to wait ${Math.ceil(delayMs / 1000)} seconds: try again after ${when}.` : `Try again after ${when}.`,
+				asked ? `Intelliprint asks to wait ${seconds(delayMs, Math.ceil)}: try again after ${when}.` : `Try again after ${when}.`,
 				'Other workflows or apps may share this key: run fewer at once, lower "Requests Allowed" in the Intelliprint API credential, or raise "Give Up Waiting After".',
 				'This request was not acted on: Intelliprint does nothing with a rate limited request.',
 			].join(' '),

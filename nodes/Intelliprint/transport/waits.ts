@@ -72,3 +72,9 @@ export function faultBudget(ctx: object, itemIndex: number | undefined, totalMs:
 	if (!budget) perItem.set(key, (budget = new FaultBudget(totalMs)));
 	return budget;
 }
+
+/** A duration in words: "1 second", "30 seconds". */
+export function seconds(ms: number, round: (value: number) => number = Math.round): string {
+	const whole = round(ms / 1000);
+	return `${whole} second${whole === 1 ? '' : 's'}`;
+}

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { printJobItems } from '../../helpers/output';
 import { getPrintJobId } from '../../helpers/parameters';
 import { confirmById, planConfirm } from '../../helpers/spending';
-import { refuseUnlessLiveAllowed } from '../../helpers/toolMode';
+import { testJobOrRefuse } from '../../helpers/toolMode';
 import { confirmUpToOption, printJobLocator, printJobOutputFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -36,9 +36,10 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	refuseUnlessLiveAllowed(this, itemIndex, 'confirm a print job');
 	const id = getPrintJobId(this, itemIndex);
+	// An agent not allowed live letters may still confirm a test job, which posts and costs nothing.
+	const known = await testJobOrRefuse(this, itemIndex, id);
 	const perJob = this.getNodeParameter('options.confirmUpTo', itemIndex, 0);
-	const plan = await planConfirm(this, itemIndex, { confirm: true, perJob, rerun: 'confirmsAgain' });
-	return await printJobItems(this, [await confirmById(this, itemIndex, id, plan)], itemIndex);
+	const plan = await planConfirm(this, itemIndex, { confirm: true, testmode: known?.testmode === true ? true : undefined, perJob, rerun: 'confirmsAgain' });
+	return await printJobItems(this, [await confirmById(this, itemIndex, id, plan, known)], itemIndex);
 }

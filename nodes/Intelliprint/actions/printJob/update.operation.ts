@@ -5,7 +5,7 @@ import { printJobItems } from '../../helpers/output';
 import { alphabetical, getPrintJobId } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { confirmById, planConfirm } from '../../helpers/spending';
-import { refuseUnlessLiveAllowed } from '../../helpers/toolMode';
+import { testJobOrRefuse } from '../../helpers/toolMode';
 import { updatePrintJob } from '../../helpers/updatePrintJob';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 import { groupUpdateFields, printJobUpdateFields } from './printJobUpdateFields.description';
@@ -54,7 +54,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { confirmed, ...fields } = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	// Confirm here is a confirm like any other: the spending gate decides, before anything is sent.
 	const plan = confirmed === undefined ? undefined : await planConfirm(this, itemIndex, { confirm: confirmed, rerun: 'confirmsAgain' });
-	if (plan && plan.kind !== 'draft') refuseUnlessLiveAllowed(this, itemIndex, 'confirm a print job');
+	if (plan && plan.kind !== 'draft') await testJobOrRefuse(this, itemIndex, id);
 	const body = await buildPrintJobBody(this, itemIndex, { ...groupUpdateFields(fields), confirmed: plan?.kind === 'now' ? true : plan?.kind === 'draft' ? false : undefined }, true);
 	if (Object.keys(body).length === 0 && plan?.kind !== 'checked') {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', {

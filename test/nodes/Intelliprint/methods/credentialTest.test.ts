@@ -74,7 +74,7 @@ describe('Intelliprint API credential test (run by the node)', () => {
 		const result = await testCredential({ apiKey: api.fake.apiKey, baseUrl: api.fake.url, timeoutSeconds: 1 });
 		expect(Date.now() - started).toBeLessThan(10_000);
 		expect(result.status).toBe('Error');
-		expect(result.message).toContain(`No answer from ${new URL(api.fake.url).host}. Intelliprint at ${api.fake.url} did not answer within 1 seconds`);
+		expect(result.message).toContain(`No answer from ${new URL(api.fake.url).host}. Intelliprint at ${api.fake.url} did not answer within 1 second`);
 		expect(result.message).toContain('Answer Timeout');
 	});
 

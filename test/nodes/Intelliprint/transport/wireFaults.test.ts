@@ -18,7 +18,7 @@ describe('wire faults each get their own message', () => {
 	it('a read that hangs: a timeout, repeated within the budget, and never "check the Base URL"', async () => {
 		api.fake.faults.push({ method: 'GET', hang: true, times: Number.POSITIVE_INFINITY });
 		const { error } = await api.run({ parameters: get, credentials: quick });
-		expect(error?.message).toBe(`Intelliprint at ${api.fake.url} did not answer within 1 seconds`);
+		expect(error?.message).toBe(`Intelliprint at ${api.fake.url} did not answer within 1 second`);
 		expect(error?.context?.wireFault).toBe('timeout');
 		expect(error?.description).not.toContain('Base URL');
 		expect(api.apiCalls().length).toBeGreaterThan(1);

@@ -8,6 +8,8 @@ import { largePdf, mailMergePdf, recipients, simplePdf, type TestRecipient } fro
 const api = useFakeApi();
 const create = (extra: Record<string, unknown> = {}) => ({ resource: 'printJob', operation: 'create', binaryPropertyName: 'data', ...extra });
 const pdfItem = (data: Buffer, fileName = 'letters.pdf') => ({ files: { data: { data, fileName } } });
+/** A mail date a week from now (UTC), so the tests do not age into the past. */
+const IN_A_WEEK = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
 let people: TestRecipient[];
 let mailMerge: Buffer;
@@ -53,7 +55,7 @@ describe('Print Job → Create', () => {
 					reference: 'Batch 7',
 					splitting: { values: { method: 'split_on_pages', pages: 1 } },
 					printing: { values: { doubleSided: 'mixed', doubleSidedSpecificPages: '1, 3-4', premiumQuality: true } },
-					postage: { values: { service: 'uk_first_class_signed_for', idealEnvelope: 'c4', mailDate: '2026-12-03T15:45:00' } },
+					postage: { values: { service: 'uk_first_class_signed_for', idealEnvelope: 'c4', mailDate: `${IN_A_WEEK}T15:45:00` } },
 					confidential: true,
 					extraDocuments: { document: [{ binaryPropertyName: 'terms', order: 'custom', orderingNumber: 2, applyBackground: true }] },
 					removeLettersWithPhrase: 'EMAIL ONLY',
@@ -77,7 +79,7 @@ describe('Print Job → Create', () => {
 			reference: 'Batch 7',
 			splitting: { method: 'split_on_pages', pages: '1' },
 			printing: { double_sided: 'mixed', premium_quality: 'true', double_sided_specific_pages: ['1', '3', '4'] },
-			postage: { service: 'uk_first_class_signed_for', ideal_envelope: 'c4', mail_date: String(Date.UTC(2026, 11, 3) / 1000) },
+			postage: { service: 'uk_first_class_signed_for', ideal_envelope: 'c4', mail_date: String(Date.parse(`${IN_A_WEEK}T00:00:00Z`) / 1000) },
 			confidential: 'true',
 			confirmation_email: 'false',
 			remove_letters: { with_phrase: 'EMAIL ONLY' },
@@ -184,10 +186,23 @@ describe('Print Job → Create', () => {
 			[{ splitting: { values: { method: 'split_on_phrase', phrase: ' ' } } }, 'Splitting on a phrase needs the phrase'],
 			[{ printing: { values: { doubleSided: 'mixed', doubleSidedSpecificPages: '1,x' } } }, 'Mixed double sided printing needs the pages to print double sided'],
 			[{ postage: { values: { service: 'uk_first_class', mailDate: 'next tuesday' } } }, '"next tuesday" is not a date'],
+			[{ postage: { values: { service: 'uk_first_class', mailDate: '2025-01-15' } } }, 'Mail date 2025-01-15 is in the past'],
+			[{ metadata: { entry: [{ key: 'customer', value: '={{ $json.missing }}' }] } }, 'Metadata "customer" has no value'],
+			[{ metadata: { entry: [{ key: 'customer', value: '={{ [1, 2] }}' }] } }, '"Metadata → customer" must be text, but got a list ([1,2])'],
+			[{ extraDocuments: { document: [{ binaryPropertyName: 'terms', order: 'last' }] } }, 'Item 1 has no binary property "terms"'],
 			[{ metadata: { entry: [{ key: 'batch[1]', value: 'x' }] } }, 'Metadata key "batch[1]" has characters Intelliprint cannot store'],
 		])('explains a bad setting (%#)', async (options, message) => {
 			const { error } = await api.run({ parameters: create({ options }), items: [pdfItem(onePage)] });
 			expect(error?.message).toBe(message);
+			expect(api.apiCalls()).toHaveLength(0);
+		});
+
+		it('refuses a PDF cut short, and names the main PDF first for an item with no files at all; nothing is sent', async () => {
+			const cut = await api.run({ parameters: create({}), items: [pdfItem(Buffer.from('%PDF-'), 'cut.pdf')] });
+			expect(cut.error?.message).toBe('The PDF in "data" is not complete');
+			expect(cut.error?.description).toMatch(/^"cut\.pdf" is 5 bytes and has no end-of-file marker/);
+			const none = await api.run({ parameters: create({ options: { extraDocuments: { document: [{ binaryPropertyName: 'terms', order: 'last' }] } } }), items: [{ json: {} }] });
+			expect(none.error?.message).toBe('Item 1 has no binary property "data"');
 			expect(api.apiCalls()).toHaveLength(0);
 		});
 

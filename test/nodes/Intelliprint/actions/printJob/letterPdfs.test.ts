@@ -54,5 +54,15 @@ describe('Print Job: letters and their PDFs as files', () => {
 			expect(downloads).toHaveLength(4);
 			expect(downloads.every((r) => r.headers.authorization === `Bearer ${api.fake.apiKey}`)).toBe(true);
 		});
+
+		it('a link there that redirects is reported as a redirect, which no retry cures, and is not followed', async () => {
+			const id = await createFourLetterJob(api);
+			api.fake.faults.push({ host: 'files', method: 'GET', path: /^\/letters\//, redirect: { status: 302, to: 'elsewhere' }, times: 4 });
+			const { error } = await api.run({ parameters: { resource: 'printJob', operation: 'get', printJob: byId(id), ...letterPdfs } });
+			expect(error?.message).toMatch(/^The link to the PDF of letter ltr_\w+ redirects elsewhere \(HTTP 302\), so it was not followed$/);
+			expect(error?.description).toContain('Trying again does not change this');
+			expect(error?.description).not.toMatch(/try again later/i);
+			expect(api.fake.elsewhere).toEqual([]);
+		});
 	});
 });

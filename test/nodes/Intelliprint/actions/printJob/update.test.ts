@@ -36,7 +36,7 @@ describe('Print Job → Update', () => {
 	it.each([
 		['a list as Reference', { reference: fromItem }, 'fine', ['a', 'b'], '"Reference" must be text, but got a list'],
 		['NaN as Nudge X', { nudgeX: fromItem }, 1, Number.NaN, '"Nudge X" must be a number, but got NaN'],
-		['an object as a metadata value', { metadata: { entry: [{ key: 'batch', value: fromItem }] } }, '7', { a: 1 }, '"Metadata "batch"" must be text, but got an object'],
+		['an object as a metadata value', { metadata: { entry: [{ key: 'batch', value: fromItem }] } }, '7', { a: 1 }, '"Metadata → batch" must be text, but got an object'],
 		['text as Pages per Letter', { splittingPages: fromItem }, 2, 'two', '"Pages per Letter" must be a whole number of at least 1'],
 	])('refuses %s on the right item before anything is sent', async (_, updateFields, good, bad, message) => {
 		const id = await draft();
