@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { checkAddress, type AddressField } from './addressRules';
 import { errorItem } from './errorItem';
 import { itemReader } from './itemFields';
 import { recipientMapping } from './recipientMapping';
@@ -30,19 +31,8 @@ function addressLine(ctx: IExecuteFunctions, itemIndex: number, value: unknown):
 	return lines.filter(Boolean).join('\n');
 }
 
-function countryCode(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
-	const text = textValue(ctx, itemIndex, value, 'Country')?.trim().toUpperCase();
-	if (!text) return 'GB';
-	// "UK" is what most spreadsheets say; ISO 3166-1 says GB.
-	if (text === 'UK') return 'GB';
-	if (!/^[A-Z]{2}$/.test(text)) {
-		throw new NodeOperationError(ctx.getNode(), `"Country" must be a two-letter country code, not "${text}"`, {
-			itemIndex,
-			description: 'Give the country as its ISO 3166-1 code, e.g. GB, IE or FR, or leave it empty for GB.',
-		});
-	}
-	return text;
-}
+/** The labels of the recipient fields, as the panel and the tool's arguments name them. */
+const FIELD_LABELS: Record<AddressField, string> = { name: 'Recipient Name', address: 'Address Lines', postcode: 'Postcode', country: 'Country' };
 
 function variablesOf(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
 	const mode = itemReader(ctx, 'variables', 'all')(itemIndex) as string;
@@ -89,10 +79,16 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 		}
 		throw error;
 	}
-	return {
-		address: { name: name!, line: line!, postcode: postcode!, country: countryCode(ctx, itemIndex, raw.country) },
-		variables: withVariables ? variablesOf(ctx, itemIndex) : {},
-	};
+	// Checked before anything is sent: a letter to an address that cannot arrive is still paid for.
+	const verdict = checkAddress(name!, line!, postcode!, textValue(ctx, itemIndex, raw.country, 'Country') ?? '');
+	if (!verdict.ok) {
+		const error = new NodeOperationError(ctx.getNode(), `${verdict.reason} (row ${itemIndex + 1})`, { itemIndex, description: verdict.fix });
+		error.context.addressField = verdict.field;
+		// A model is told which of its arguments (errorForModel turns the label into the argument's name).
+		if (usedAsTool(ctx)) error.message = `"${FIELD_LABELS[verdict.field]}" was refused: ${verdict.reason}`;
+		throw error;
+	}
+	return { address: verdict.address, variables: withVariables ? variablesOf(ctx, itemIndex) : {} };
 }
 
 export interface RunRecipients {

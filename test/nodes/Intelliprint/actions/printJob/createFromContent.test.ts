@@ -92,7 +92,7 @@ describe('Print Job → Create from content', () => {
 			const batch = rows(100);
 			(batch[4].json as Record<string, unknown>).postcode = '';
 			(batch[41].json as Record<string, unknown>).address = '   \nDouglas';
-			(batch[87].json as Record<string, unknown>).country = 'Isle of Man';
+			(batch[87].json as Record<string, unknown>).country = 'Atlantis';
 			return batch;
 		};
 		const pairedRow = (item: { pairedItem?: unknown }) => (item.pairedItem as { item: number }).item;
@@ -108,7 +108,7 @@ describe('Print Job → Create from content', () => {
 			expect(rowErrors.map((item) => [pairedRow(item), item.json.error])).toEqual([
 				[4, 'Item 5 has no postcode for its letter'],
 				[41, "Item 42's first address line is blank"],
-				[87, '"Country" must be a two-letter country code, not "ISLE OF MAN"'],
+				[87, 'Country "Atlantis" is not a country Intelliprint knows (row 88)'],
 			]);
 			expect(postedJobs()).toHaveLength(before);
 		});
