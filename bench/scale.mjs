@@ -15,7 +15,9 @@ import runnerModule from '../test/e2e/n8n.ts';
 import { markdownTable, measuredRun } from './measure.mjs';
 
 const { SANDBOX, startSandbox } = sandboxModule;
-const { installN8n, N8nInstance, n8nHome, ROOT } = runnerModule;
+const { installN8n, N8nInstance, n8nHome, ROOT, usePackage } = runnerModule;
+// BENCH_PACKAGE=<tarball>: measure that build of the package (an earlier commit's, say) instead of this one.
+if (process.env.BENCH_PACKAGE) usePackage(process.env.BENCH_PACKAGE);
 
 const SIZES = (process.env.BENCH_SCALE_ROWS || '1000,10000,100000').split(',').map(Number);
 // Ports clear of the e2e suites (sandbox 5680/5681, task runner brokers 5700–5899, queue suite 5940+).

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as address from './actions/address';
 import * as background from './actions/background';
 import * as mailingList from './actions/mailingList';
 import * as mailingListRecipient from './actions/mailingListRecipient';
@@ -50,6 +51,7 @@ export class Intelliprint implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Address', value: 'address', description: 'Check postal addresses before sending' },
 					{ name: 'Background', value: 'background', description: 'Letterheads printed behind letters' },
 					{ name: 'Mailing List', value: 'mailingList', description: 'Stored lists of recipients to send letters to' },
 					{ name: 'Mailing List Recipient', value: 'mailingListRecipient', description: 'The people on a mailing list' },
@@ -58,6 +60,7 @@ export class Intelliprint implements INodeType {
 				],
 				default: 'printJob',
 			},
+			...address.description,
 			...printJob.description,
 			...background.description,
 			...merge.description,

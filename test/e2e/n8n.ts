@@ -67,6 +67,11 @@ export async function installN8n(line: N8nLine = LINE): Promise<void> {
 
 let tarball: string | undefined;
 
+/** Installs this tarball instead of packing the repo: a bench comparing an earlier build of the package on one run. */
+export function usePackage(packed: string): void {
+	tarball = packed;
+}
+
 /** Packs this package as users get it (npm pack of the built dist), once per process. */
 export async function packPackage(): Promise<string> {
 	if (tarball) return tarball;

@@ -105,5 +105,7 @@ export function windowLines(address: Address): string[] {
  * addresses outside the UK fail too.
  */
 export function passesValidation(address: Address): boolean {
-	return UK_POSTCODE.test(address.postcode.trim()) && addressLines(address.line).length > 0;
+	// Ours: a postcode of the right shape ending in 9ZZ stands for one Royal Mail does not have (the node checks shapes).
+	const postcode = address.postcode.trim();
+	return UK_POSTCODE.test(postcode) && !/9ZZ$/i.test(postcode) && addressLines(address.line).length > 0;
 }

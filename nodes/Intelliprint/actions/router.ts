@@ -6,6 +6,7 @@ import { reportRun } from '../helpers/runReport';
 import { allCreated, createdBy, type Created } from '../helpers/ledger';
 import { errorForModel, forModel, usedAsTool } from '../helpers/toolMode';
 import { connectionSettings } from '../transport';
+import * as address from './address';
 import * as background from './background';
 import * as mailingList from './mailingList';
 import * as mailingListRecipient from './mailingListRecipient';
@@ -16,9 +17,12 @@ type Operation = {
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 	/** Whether this run's settings make the operation one request for all items (a mail run, a merge across items). */
 	runsOnce?: (this: IExecuteFunctions) => boolean;
+	/** Checks every item before any is sent, when a failure stops the run (nothing must go out then). */
+	checkItems?: (this: IExecuteFunctions) => void;
 };
 
 const resources: Record<string, Record<string, Operation>> = {
+	address: address as unknown as Record<string, Operation>,
 	printJob: printJob as unknown as Record<string, Operation>,
 	background: background as unknown as Record<string, Operation>,
 	merge: merge as unknown as Record<string, Operation>,
@@ -144,6 +148,7 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 	}
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const continueOnFail = this.continueOnFail();
+	if (!continueOnFail) once?.checkItems?.call(this);
 	let stop: { itemIndex: number; error: NodeError } | undefined;
 	const stopped = () => stop;
 	let next = 0;

@@ -119,3 +119,26 @@ export function rowsFailed(ctx: IExecuteFunctions, caught: unknown, rows: number
 	return rows.map((row) => errorItem(ctx, error, row));
 }
 
+/** A mail run of more rows than "Letters per Print Job" is sent as several print jobs, one part each. */
+export interface MailRunPart {
+	number: number;
+	of: number;
+	letters: number;
+	sentKey?: string;
+}
+
+/** "Too large" for a mail run names the setting that makes the requests smaller. */
+export function explainTooLarge(error: NodeError, part: MailRunPart, bytes: number): NodeError {
+	if (error.context.code !== 'body_too_large') return error;
+	const megabytes = (bytes / 1024 / 1024).toFixed(1);
+	const fewer = Math.max(1, Math.floor(part.letters / 2));
+	error.description = [
+		`Print job ${part.number} of ${part.of} of this mail run had ${part.letters} letters in a ${megabytes} MB request, more than Intelliprint accepts.`,
+		`Set Options → "Letters per Print Job" lower (e.g. ${fewer}), or send fewer fields as variables ("Variables" → "Chosen Fields").`,
+		part.number > 1 ? 'The print jobs before it were created: turn on "Skip Items Already Sent" before you run it again.' : '',
+		error.description ?? '',
+	]
+		.filter(Boolean)
+		.join(' ');
+	return error;
+}

@@ -101,25 +101,47 @@ export interface RunRecipients {
 
 /**
  * The recipients of all input items, for one request. With Continue On Fail the items that cannot
- * be a recipient are set aside as error items and the others still go; without it the first one
- * stops the run before anything is sent.
+ * be a recipient are set aside as error items and the others still go; without it nothing is sent,
+ * and one error names every refused row (see refusedRows).
  */
 export function recipientsOfAllItems(ctx: IExecuteFunctions, withVariables = true): RunRecipients {
 	const run: RunRecipients = { recipients: [], itemIndexes: [], errorItems: [] };
-	const add = (itemIndex: number) => {
-		run.recipients.push(recipientOf(ctx, itemIndex, withVariables));
-		run.itemIndexes.push(itemIndex);
-	};
-	const keepGoing = ctx.continueOnFail();
+	const refused: NodeOperationError[] = [];
 	ctx.getInputData().forEach((_, itemIndex) => {
-		if (!keepGoing) return add(itemIndex);
 		try {
-			add(itemIndex);
+			run.recipients.push(recipientOf(ctx, itemIndex, withVariables));
+			run.itemIndexes.push(itemIndex);
 		} catch (error) {
+			refused.push(error as NodeOperationError);
 			run.errorItems.push(errorItem(ctx, error as NodeOperationError, itemIndex));
 		}
 	});
+	if (refused.length && !ctx.continueOnFail()) throw refusedRows(ctx, refused);
 	return run;
+}
+
+/** Every item's address checked before any is sent (On Error: Stop Workflow): the refused rows in one error. */
+export function refuseUnpostableRows(ctx: IExecuteFunctions): void {
+	const refused: NodeOperationError[] = [];
+	ctx.getInputData().forEach((_, itemIndex) => {
+		try {
+			recipientOf(ctx, itemIndex, false);
+		} catch (error) {
+			refused.push(error as NodeOperationError);
+		}
+	});
+	if (refused.length) throw refusedRows(ctx, refused);
+}
+
+/** One error for the rows that cannot be posted: the first ten by their reasons, and how many more. */
+function refusedRows(ctx: IExecuteFunctions, refused: NodeOperationError[]): NodeOperationError {
+	if (refused.length === 1) return refused[0];
+	const rows = ctx.getInputData().length;
+	const listed = refused.slice(0, 10).map((error) => error.message);
+	return new NodeOperationError(ctx.getNode(), `${refused.length} of ${rows} rows cannot be posted, so nothing was sent`, {
+		itemIndex: refused[0].context.itemIndex as number,
+		description: `${listed.join('; ')}${refused.length > 10 ? `; and ${refused.length - 10} more` : ''}. Correct them and run again, or set On Error to "Continue" (or "Continue (using error output)") to send the other rows and get each refused one on its own item.`,
+	});
 }
 
 /** All items' recipients when the operation takes them from the items, else none for this item. */

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
 import { connectionSettings, requestsSent } from '../transport';
+import { repeatsSent } from './duplicates';
 import { jobShape } from './printJobSource';
 import { usedAsTool } from './toolMode';
 
@@ -80,6 +81,14 @@ async function hints(ctx: IExecuteFunctions, output: INodeExecutionData[]): Prom
 			type: 'warning',
 			location: 'outputPane',
 			message: `This mail run of ${rows} rows has no "Skip Items Already Sent": running it again sends every letter again. Set it under Options (e.g. {{ $json.id }}) to make reruns safe.`,
+		});
+	}
+	const repeats = repeatsSent(ctx);
+	if (repeats) {
+		found.push({
+			type: 'warning',
+			location: 'outputPane',
+			message: `${repeats} row${repeats === 1 ? ' repeats' : 's repeat'} the recipient of an earlier row, and each got a letter of its own. To send one letter per recipient, turn on Options → One Letter per Recipient.`,
 		});
 	}
 	const { limit } = await connectionSettings(ctx);

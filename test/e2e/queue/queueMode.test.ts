@@ -16,6 +16,7 @@ import {
 	people,
 	POLLING,
 	pollingWorkflow,
+	SPENDING,
 	VOLUME,
 	volumeWorkflow,
 	WEBHOOK_CREDENTIAL,
@@ -38,6 +39,9 @@ const POLL_PORTS = { api: 5948, files: 5949 };
 
 let api: FakeIntelliprint;
 let pollApi: FakeIntelliprint;
+/** The spending case's own fake API: its own day, no rate limit (the volume runs prove the pacing). */
+let spendApi: FakeIntelliprint;
+const SPEND_PORTS = { api: 5960, files: 5961 };
 let cluster: QueueCluster;
 beforeAll(async () => {
 	api = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: LIMIT, latencyMs: LATENCY_MS }).start(
@@ -46,6 +50,7 @@ beforeAll(async () => {
 		QUEUE_PORTS.fakeFiles,
 	);
 	pollApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: LIMIT }).start(POLL_PORTS.api, '127.0.0.1', POLL_PORTS.files);
+	spendApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: false }).start(SPEND_PORTS.api, '127.0.0.1', SPEND_PORTS.files);
 	cluster = await QueueCluster.create();
 	await cluster.importCredentials([
 		// Give Up Waiting After at ten minutes, as README's Running at volume advises for several workers on one key.
@@ -57,10 +62,12 @@ beforeAll(async () => {
 		},
 		{ ...WEBHOOK_CREDENTIAL, type: 'intelliprintWebhookApi', data: { signingSecret: SECRET } },
 		{ ...POLL_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: pollApi.url } },
+		{ ...SPENDING.credential, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: spendApi.url, rateLimitRequests: 100_000, dailySpendingLimit: 100 } },
 	]);
 	const workflows = [
 		volumeWorkflow(VOLUME),
 		volumeWorkflow(BUSY_VOLUME),
+		volumeWorkflow(SPENDING, { testmode: false, confirmed: true }),
 		deliveriesWorkflow(`http://127.0.0.1:${QUEUE_PORTS.fakeFiles}/notify`),
 		pollingWorkflow(`http://127.0.0.1:${POLL_PORTS.files}/notify`, POLL_CREDENTIAL),
 	];
@@ -74,6 +81,31 @@ afterAll(async () => {
 	await cluster?.stop();
 	await api?.stop();
 	await pollApi?.stop();
+	await spendApi?.stop();
+});
+
+describe('queue mode: spending limits across two workers', () => {
+	it('300 live letters under £100 from two executions at once, on two workers: the total stays within one letter of the limit', { timeout: 10 * 60_000 }, async ({ annotate }) => {
+		const calls = await Promise.all(
+			['S', 'T'].map(async (batch, processor) => {
+				const body = JSON.stringify({ people: people(batch, 300) });
+				return await cluster.callWebhook(processor, SPENDING.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+			}),
+		);
+		expect(calls.map((call) => call.status)).toEqual([200, 200]);
+		const executions = await cluster.waitForExecutions(SPENDING.id, 2, 8 * 60_000);
+		const workers = await Promise.all(executions.map(async (execution) => ((await cluster.workerOf(execution.id)) ?? -2) + 1));
+		const live = [...spendApi.prints.jobs.values()].filter((job) => job.confirmed && !job.testmode);
+		const spent = live.reduce((sum, job) => sum + job.cost.after_tax, 0) / 1e8;
+		const measured = { workers, confirmed: live.length, spentGbp: Number(spent.toFixed(2)), overshootGbp: Number(Math.max(0, spent - 100).toFixed(2)), drafts: spendApi.prints.jobs.size - live.length };
+		await fs.outputJson(`${ROOT}/.e2e/queue-spending.json`, measured, { spaces: 2 });
+		await annotate(JSON.stringify(measured));
+		expect(new Set(workers).size, 'the two runs ran on the two workers').toBe(2);
+		// Each worker waits to see its own last confirm listed before it checks again: the other misses at most one.
+		expect(spent, JSON.stringify(measured)).toBeLessThanOrEqual(100 + 1.02);
+		expect(spent, JSON.stringify(measured)).toBeGreaterThan(100 - 1.02);
+		expect(live.length + measured.drafts).toBe(600);
+	});
 });
 
 describe('queue mode: one rate budget, two workers', () => {

@@ -13,6 +13,13 @@ export const BUSY_VOLUME = {
 	webhookId: '3f4a5b6c-7d8e-4f9a-8b1c-2d3e4f5a6b7c',
 	credential: { id: 'ipQueueCred00002', name: 'Intelliprint (queue fake, busy)' },
 };
+/** Live letters confirmed under a daily spending limit of £100, on their own fake API (see queueMode.test.ts). */
+export const SPENDING = {
+	id: 'ipQueueSpend0001',
+	path: 'queue-spending',
+	webhookId: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+	credential: { id: 'ipQueueCred00003', name: 'Intelliprint (queue fake, £100 a day)' },
+};
 export const DELIVERIES = { id: 'ipQueueHooks0001', webhookId: '0c9d1e2f-3a4b-4c5d-8e6f-7a8b9c0d1e2f' };
 export const POLLING = { id: 'ipQueuePolling01' };
 
@@ -35,7 +42,7 @@ const toNotify = { Trigger: { main: [[{ node: 'Notify', type: 'main', index: 0 }
  * A mail run as a team starts it from another system: a webhook (answered at once) with the people
  * to write to, split into items, one test-mode letter per item, each job's reference the person's.
  */
-export function volumeWorkflow(volume: typeof VOLUME) {
+export function volumeWorkflow(volume: typeof VOLUME, letter: { testmode: boolean; confirmed: boolean } = { testmode: true, confirmed: false }) {
 	return {
 		...base(volume.id, `Queue: letters for the posted people (${volume.path})`),
 		nodes: [
@@ -69,8 +76,7 @@ export function volumeWorkflow(volume: typeof VOLUME) {
 					recipientCountry: '',
 					variables: 'chosen',
 					variableFields: 'name',
-					testmode: true,
-					confirmed: false,
+					...letter,
 					output: 'printJob',
 					simplify: true,
 					options: { reference: '={{ $json.reference }}' },
@@ -81,6 +87,8 @@ export function volumeWorkflow(volume: typeof VOLUME) {
 				typeVersion: 1,
 				position: [440, 0],
 				credentials: { intelliprintApi: volume.credential },
+				// A letter a spending limit holds back is an error item; the run goes on to the next.
+				onError: 'continueRegularOutput',
 			},
 		],
 		connections: {

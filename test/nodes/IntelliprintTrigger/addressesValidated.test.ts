@@ -24,7 +24,7 @@ describe('Intelliprint Trigger: Addresses Validated', () => {
 			parameters: { resource: 'mailingList', operation: 'create', name: 'To check', validateAddresses: true },
 			items: [
 				{ json: { name: 'Ada', address: '12 St James Square, London', postcode: 'SW1Y 4JH' } },
-				{ json: { name: 'Bob', address: 'Somewhere', postcode: 'not a postcode' } },
+				{ json: { name: 'Bob', address: 'Somewhere', postcode: 'SW1A 9ZZ' } },
 			],
 		});
 		expect(error).toBeUndefined();

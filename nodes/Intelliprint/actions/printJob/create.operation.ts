@@ -3,12 +3,13 @@ import { NodeError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkSent, SENT_KEY_METADATA, sentKeyOf, sentKeysFound } from '../../helpers/alreadySent';
 import { recordCreated } from '../../helpers/ledger';
-import { addressDigest, planParts, rowsFailed, sentPartsOf } from '../../helpers/mailRunParts';
+import { distinctRecipients, noteRepeats } from '../../helpers/duplicates';
+import { addressDigest, explainTooLarge, planParts, rowsFailed, sentPartsOf, type MailRunPart } from '../../helpers/mailRunParts';
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { jobShape, sourceBody, takesVariables, type JobShape } from '../../helpers/printJobSource';
-import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
+import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../helpers/recipients';
 import { confirmWithinLimits, planConfirm, type ConfirmPlan } from '../../helpers/spending';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
@@ -72,6 +73,15 @@ const properties: INodeProperties[] = [
 					'A mail run with more rows becomes several print jobs of at most this many letters each. Intelliprint accepts requests up to about 100 MiB; 10,000 letters with a few fields each are about 2.5 MB.',
 			},
 			{
+				displayName: 'One Letter per Recipient',
+				name: 'oneLetterPerRecipient',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '/recipientsFrom': ['allItems'] } },
+				description:
+					'Whether to send one letter to rows that name the same recipient (same name, address lines, postcode and country, whatever their case and spacing). The repeated rows are paired with the letter that covers them.',
+			},
+			{
 				displayName: 'Reference',
 				name: 'reference',
 				type: 'string',
@@ -110,6 +120,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** Before any item is sent, under On Error: Stop Workflow: every row's address, the refused rows named in one error. */
+export function checkItems(this: IExecuteFunctions): void {
+	if (jobShape(this, 0).recipients === 'eachItem') refuseUnpostableRows(this);
+}
+
 /** A mail run (recipients from all input items) is one print job, made once for the whole run. */
 export function runsOnce(this: IExecuteFunctions): boolean {
 	return jobShape(this, 0).recipients === 'allItems';
@@ -145,16 +160,20 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 	if (runKey && found?.has(runKey)) return await sentJobItems(ctx, found.get(runKey)!, first, itemIndexes, plan);
 
 	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
-	const recipientOfRow = new Map(itemIndexes.map((row, index) => [row, recipients[index]]));
-	const parts = planParts(ctx, itemIndexes, perJob, runKey, runKey && found ? sentPartsOf(runKey, found) : [], addressDigest(recipientOfRow));
+	// The same person twice in one run is two paid letters, unless asked for one each; the repeats are paired with it.
+	const distinct = distinctRecipients(recipients, itemIndexes, options.oneLetterPerRecipient === true);
+	if (options.oneLetterPerRecipient !== true) noteRepeats(ctx, distinct.repeats);
+	const withRepeats = (rows: number[]) => [...rows, ...rows.flatMap((row) => distinct.repeatsOf.get(row) ?? [])];
+	const recipientOfRow = new Map(distinct.rows.map((row, index) => [row, distinct.recipients[index]]));
+	const parts = planParts(ctx, distinct.rows, perJob, runKey, runKey && found ? sentPartsOf(runKey, found) : [], addressDigest(recipientOfRow));
 	const output: INodeExecutionData[] = [];
 	for (const [index, part] of parts.entries()) {
 		let made: INodeExecutionData[];
 		try {
 			made = part.sentAs
-				? await sentJobItems(ctx, part.sentAs, part.rows[0], part.rows, plan)
+				? await sentJobItems(ctx, part.sentAs, part.rows[0], withRepeats(part.rows), plan)
 				: // The letter (text, template or the PDF) is the first row's, for every part of the run.
-					await createJob(ctx, part.rows[0], () => sourceBody(ctx, first, shape, part.rows.map((row) => recipientOfRow.get(row)!)), part.rows, {
+					await createJob(ctx, part.rows[0], () => sourceBody(ctx, first, shape, part.rows.map((row) => recipientOfRow.get(row)!)), withRepeats(part.rows), {
 						number: index + 1,
 						of: parts.length,
 						letters: part.rows.length,
@@ -162,7 +181,7 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 					});
 		} catch (caught) {
 			// With Continue On Fail a part that failed does not stop the parts after it: its rows get the error.
-			made = rowsFailed(ctx, caught, part.rows);
+			made = rowsFailed(ctx, caught, withRepeats(part.rows));
 		}
 		for (const item of made) output.push(item);
 	}
@@ -233,28 +252,4 @@ async function createJob(
 	} finally {
 		if (check && !check.sent) check.done(created);
 	}
-}
-
-/** A mail run of more rows than "Letters per Print Job" is sent as several print jobs, one part each. */
-interface MailRunPart {
-	number: number;
-	of: number;
-	letters: number;
-	sentKey?: string;
-}
-
-/** "Too large" for a mail run names the setting that makes the requests smaller. */
-function explainTooLarge(error: NodeError, part: MailRunPart, bytes: number): NodeError {
-	if (error.context.code !== 'body_too_large') return error;
-	const megabytes = (bytes / 1024 / 1024).toFixed(1);
-	const fewer = Math.max(1, Math.floor(part.letters / 2));
-	error.description = [
-		`Print job ${part.number} of ${part.of} of this mail run had ${part.letters} letters in a ${megabytes} MB request, more than Intelliprint accepts.`,
-		`Set Options → "Letters per Print Job" lower (e.g. ${fewer}), or send fewer fields as variables ("Variables" → "Chosen Fields").`,
-		part.number > 1 ? 'The print jobs before it were created: turn on "Skip Items Already Sent" before you run it again.' : '',
-		error.description ?? '',
-	]
-		.filter(Boolean)
-		.join(' ');
-	return error;
 }

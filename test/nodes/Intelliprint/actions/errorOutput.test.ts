@@ -89,8 +89,10 @@ describe('the other On Error settings keep what users have today', () => {
 		expect(items[1].error).toBeUndefined();
 	});
 
-	it('Stop Workflow: the node fails on the first refused row', async () => {
+	it('Stop Workflow: the node fails before anything is sent, naming every refused row', async () => {
 		const { error } = await api.run({ typeVersion: 1.2, parameters: create('eachItem'), items: SIX });
-		expect(error?.message).toMatch(/^Item 2 has no postcode/);
+		expect(error?.message).toBe('2 of 6 rows cannot be posted, so nothing was sent');
+		expect(error?.description).toMatch(/^Item 2 has no postcode for its letter; Item 5 has no name for its letter\./);
+		expect(api.apiCalls()).toEqual([]);
 	});
 });

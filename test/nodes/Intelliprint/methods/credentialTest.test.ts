@@ -37,6 +37,16 @@ describe('Intelliprint API credential test (run by the node)', () => {
 		expect(api.apiCalls()[0].headers.authorization).toBe(`Bearer ${api.fake.apiKey}`);
 	});
 
+	it('a daily spending limit that is not an amount in pounds fails the test, naming the field; 0 and "100.50" pass', async () => {
+		for (const limit of ['£100', '-5', '100,50', 'abc']) {
+			const result = await testCredential({ apiKey: api.fake.apiKey, baseUrl: api.fake.url, dailySpendingLimit: limit });
+			expect(result, limit).toMatchObject({ status: 'Error', message: expect.stringMatching(/^"Daily Spending Limit \(GBP\)" must be an amount in pounds of 0 or more.*the node confirms no live job/) });
+		}
+		for (const limit of [0, '100.50', 250]) {
+			expect(await testCredential({ apiKey: api.fake.apiKey, baseUrl: api.fake.url, dailySpendingLimit: limit })).toEqual({ status: 'OK', message: 'Connected' });
+		}
+	});
+
 	it('a wrong key: the API\'s own words and "check the API key", never the key', async () => {
 		const revoked = [...api.fake.apiKey].reverse().join('');
 		const result = await testCredential({ apiKey: revoked, baseUrl: api.fake.url });

@@ -1,0 +1,53 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { sameRecipientKey } from '../../helpers/addressRules';
+import { recipientOf } from '../../helpers/recipients';
+import { recipientProperties } from '../recipient.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Nothing is sent: each item comes out with its verdict and its address as it would be posted',
+		name: 'checkNotice',
+		type: 'notice',
+		default: '',
+	},
+	// Only the address: a check has no letter, so no variables.
+	...recipientProperties.filter((property) => !['variables', 'variableFields'].includes(property.name)),
+];
+
+/** What an AI agent is told this operation does (see tool.descriptions.ts). */
+export const toolDescription =
+	'Checks a postal address before a letter is sent, and sends nothing: whether the country is known, the postcode has its country\'s format (a full UK postcode such as SW1A 1AA) and the address fits the envelope window. Returns address_ok, the address as it would be posted, and if refused the field, the reason and how to fix it.';
+
+export const description = updateDisplayOptions({ show: { resource: ['address'], operation: ['check'] } }, properties);
+
+/** All items at once: a later row can repeat an earlier one. */
+export function runsOnce(this: IExecuteFunctions): boolean {
+	return true;
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const firstRowOf = new Map<string, number>();
+	return this.getInputData().map((item, itemIndex): INodeExecutionData => {
+		const verdict: IDataObject = {};
+		try {
+			const { address } = recipientOf(this, itemIndex, false);
+			const key = sameRecipientKey(address);
+			const first = firstRowOf.get(key);
+			if (first === undefined) firstRowOf.set(key, itemIndex);
+			Object.assign(verdict, { address_ok: true, address, ...(first !== undefined ? { duplicate_of_row: first + 1 } : {}) });
+		} catch (caught) {
+			// A refused address is this operation's answer, not its failure: it stays on the main output.
+			// (recipientOf refuses with NodeOperationError only.)
+			const error = caught as NodeOperationError;
+			Object.assign(verdict, {
+				address_ok: false,
+				address_problem: error.message.replace(/ \(row \d+\)$/, ''),
+				address_fix: error.description ?? '',
+				address_field: error.context.addressField ?? 'address',
+			});
+		}
+		return { json: { ...item.json, ...verdict }, pairedItem: { item: itemIndex } };
+	});
+}

@@ -1,0 +1,85 @@
+import fs from 'fs-extra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server';
+import { addressDataset } from '../helpers/addressDataset';
+import { codeNodeReturning } from '../helpers/sixRows';
+import { LINE, N8nInstance, ROOT, type ExecutionResult, type RunItem } from './n8n';
+
+/**
+ * The address checks in real n8n (2.x and 1.x), in one workflow and one `n8n execute`: the data set of
+ * test/helpers/addressDataset.ts through Address → Check, and as a mail run with the error output, whose refused
+ * rows must never reach the API (what the fake received is the proof).
+ */
+const WORKFLOW = 'ipAddressCheck01';
+const rows = addressDataset();
+const accepted = rows.filter((row) => !('refused' in row.expected));
+
+function workflow() {
+	const node = (name: string, type: string, typeVersion: number, position: [number, number], parameters: object, extra: object = {}) => ({ id: name, name, type, typeVersion, position, parameters, ...extra });
+	const credentials = { intelliprintApi: { id: 'ipAddressCred001', name: 'Intelliprint (fake)' } };
+	const mapping = { recipientFields: { mappingMode: 'autoMapInputData', value: null } };
+	const nodes = [
+		node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
+		node('Sheet', 'n8n-nodes-base.code', 2, [200, 0], { jsCode: codeNodeReturning(rows.map(({ name, address, postcode, country }) => ({ name, address, postcode, country }))) }),
+		node('Check addresses', 'n8n-nodes-intelliprint.intelliprint', 1.2, [400, -100], { resource: 'address', operation: 'check', ...mapping }, { credentials }),
+		node('Mail run', 'n8n-nodes-intelliprint.intelliprint', 1.2, [400, 100], {
+			resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}}</p>', recipientsFrom: 'allItems', ...mapping, variables: 'none', testmode: true, confirmed: false,
+		}, { credentials, onError: 'continueErrorOutput' }),
+	];
+	const connections = {
+		Start: { main: [[{ node: 'Sheet', type: 'main', index: 0 }]] },
+		Sheet: { main: [[{ node: 'Check addresses', type: 'main', index: 0 }, { node: 'Mail run', type: 'main', index: 0 }]] },
+	};
+	return { id: WORKFLOW, name: 'Addresses checked before sending', nodes, connections, settings: { executionOrder: 'v1' }, active: false, pinData: {} };
+}
+
+let fake: FakeIntelliprint;
+let result: ExecutionResult | undefined;
+beforeAll(async () => {
+	fake = await startFakeIntelliprint({ rateLimit: false });
+	const n8n = await N8nInstance.create('address-checks');
+	await n8n.importCredentials([{ id: 'ipAddressCred001', name: 'Intelliprint (fake)', type: 'intelliprintApi', data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000 } }]);
+	const file = `${n8n.userFolder}/address-checks/${WORKFLOW}.json`;
+	await fs.outputJson(file, workflow());
+	await n8n.importWorkflows([file]);
+	const run = await n8n.execute(WORKFLOW);
+	expect(run.exitCode, run.output).toBe(0);
+	result = run.result;
+});
+afterAll(async () => fake?.stop());
+
+const outputs = (name: string) => (result?.data.resultData.runData[name]?.[0]?.data?.main ?? []) as RunItem[][];
+
+describe(`addresses checked before sending, in real n8n ${LINE}.x`, () => {
+	it(`Address → Check gives each of the ${rows.length} rows its expected verdict`, async () => {
+		const checked = outputs('Check addresses')[0] ?? [];
+		expect(checked).toHaveLength(rows.length);
+		const table = new Map<string, { rows: number; expected: number; got: number }>();
+		const wrong: string[] = [];
+		checked.forEach((item, i) => {
+			const row = rows[i];
+			const address = item.json.address as { postcode?: string; country?: string } | undefined;
+			const right = 'refused' in row.expected
+				? item.json.address_ok === false && String(item.json.address_problem).startsWith(row.expected.refused)
+				: item.json.address_ok === true && address?.postcode === row.expected.postcode && address?.country === row.expected.country;
+			if (!right) wrong.push(`row ${i + 1} (${row.kind}): ${JSON.stringify(item.json).slice(0, 200)}`);
+			const entry = table.get(row.kind) ?? { rows: 0, expected: 0, got: 0 };
+			table.set(row.kind, { rows: entry.rows + 1, expected: entry.expected + ('refused' in row.expected ? 0 : 1), got: entry.got + (item.json.address_ok === true ? 1 : 0) });
+		});
+		await fs.outputJson(`${ROOT}/.e2e/address-checks-n8n${LINE}.json`, Object.fromEntries(table), { spaces: 2 });
+		expect(wrong).toEqual([]);
+	});
+
+	it('the mail run sends exactly the accepted rows, in their standard form; every refused row is on the error output and none reached the API', () => {
+		const [main, errors] = outputs('Mail run');
+		expect(main.map((item) => item.json.letter_count)).toEqual([accepted.length]);
+		expect(errors).toHaveLength(rows.length - accepted.length);
+		const sent = fake.requests.filter((call) => call.method === 'POST' && call.path === '/v1/prints').flatMap((call) => call.body.recipients as Array<{ address: { name: string; postcode: string; country: string } }>);
+		expect(sent.map((recipient) => `${recipient.address.name}|${recipient.address.postcode}|${recipient.address.country}`)).toEqual(
+			accepted.map((row) => ('postcode' in row.expected ? `${row.name}|${row.expected.postcode}|${row.expected.country}` : '')),
+		);
+		const refusedNames = new Set(rows.filter((row) => 'refused' in row.expected).map((row) => row.name));
+		expect(sent.filter((recipient) => refusedNames.has(recipient.address.name))).toEqual([]);
+	});
+});
