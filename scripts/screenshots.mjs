@@ -8,9 +8,11 @@ import { chromium } from 'playwright-core';
 
 import sandboxModule from '../test/fake-api/sandbox.ts';
 import runnerModule from '../test/e2e/n8n.ts';
+import sixRowsModule from '../test/helpers/sixRows.ts';
 
 const { SANDBOX, startSandbox } = sandboxModule;
 const { installN8n, N8nInstance, ROOT } = runnerModule;
+const { SIX_ROWS } = sixRowsModule;
 const PORT = 5679;
 const OUT = `${ROOT}/docs/screenshots`;
 const say = (text) => process.stdout.write(`${text}\n`);
@@ -27,6 +29,23 @@ await n8n.importCredentials([
 	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
 	{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: `whsec_${Buffer.from('sandbox-webhook-signing-secret-32').toString('base64')}` } },
 ]);
+// Two workflows made for the pictures of hints: a live Create with Confirm on, and six rows of which two are refused.
+const sheet = `return ${JSON.stringify(SIX_ROWS)}.map((json) => ({ json }));`;
+const screenNode = (name, type, typeVersion, position, parameters, extra = {}) => ({ id: name, name, type, typeVersion, position, parameters, ...extra });
+const letter = (name, parameters) => screenNode(name, 'n8n-nodes-intelliprint.intelliprint', 1.2, [440, 0], {
+	resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}}</p>', recipientsFrom: 'allItems', recipientFields: { mappingMode: 'autoMapInputData', value: null }, ...parameters,
+}, { credentials: { intelliprintApi: { id: 'ipSandboxCred001', name: 'Intelliprint sandbox' } }, onError: 'continueErrorOutput' });
+const screenWorkflow = (id, name, last) => ({
+	id, name, settings: { executionOrder: 'v1' }, active: false, pinData: {},
+	nodes: [screenNode('Run now', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}), screenNode('Six rows', 'n8n-nodes-base.code', 2, [220, 0], { jsCode: sheet }), last],
+	connections: { 'Run now': { main: [[{ node: 'Six rows', type: 'main', index: 0 }]] }, 'Six rows': { main: [[{ node: last.name, type: 'main', index: 0 }]] } },
+});
+const screens = [
+	screenWorkflow('ipScreenLive0001', 'Live letters, confirmed', letter('Post live letters', { testmode: false, confirmed: true })),
+	screenWorkflow('ipScreenRows0001', 'Six rows, two refused', letter('One print job for the rows', { testmode: true, confirmed: false })),
+];
+for (const workflow of screens) await fs.outputJson(`${n8n.userFolder}/screens/${workflow.id}.json`, workflow);
+await n8n.importWorkflows(screens.map((workflow) => `${n8n.userFolder}/screens/${workflow.id}.json`));
 await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows', 'approve-before-posting', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`));
 await n8n.start(PORT);
 
@@ -88,6 +107,26 @@ try {
 	await page.getByText('Mapping Column Mode').first().waitFor();
 	await shot('print-job-from-content');
 	await shotOfDropdown('Resource', 'Mailing List Recipient', 'resources');
+	// The same workflow on the canvas: the node's error output leads the rows not sent to a branch of their own.
+	// By way of another page: the editor keeps a node's panel open when the same workflow is opened again.
+	await page.goto(`${base}/home/workflows`);
+	await page.goto(`${base}/workflow/ipExampleRowsLet`);
+	await page.getByText('Rows not sent').first().waitFor();
+	await shot('error-output');
+	// Hints: before a run, Confirm on for a live job; after one, the rows not sent and the rerun a mail run without a key risks.
+	await page.goto(`${base}/workflow/ipScreenLive0001`);
+	await openNode('Post live letters');
+	await page.getByText('Confirm is on for a live job').first().waitFor();
+	await shot('hint-live-confirm');
+	await page.keyboard.press('Escape');
+	await page.goto(`${base}/workflow/ipScreenRows0001`);
+	await page.getByText('One print job for the rows').first().waitFor();
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	await page.waitForTimeout(4000);
+	await shot('error-output-run');
+	await openNode('One print job for the rows');
+	await page.getByText('2 of 6 rows were not sent').first().waitFor();
+	await shot('hints-after-run');
 	// The trigger panel with its webhook URLs and setup notice.
 	await page.goto(`${base}/workflow/ipExampleAlerts1`);
 	await openNode('When mail fails or comes back');
