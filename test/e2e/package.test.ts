@@ -23,7 +23,8 @@ describe.skipIf(LINE === 1)('the packed package', () => {
 		// dist/package.json is the build's own copy of the manifest.
 		const unexpected = files.filter((file) => !/^(package\.json|README\.md|LICENSE\.md|index\.js|dist\/package\.json|dist\/.+\.(js|svg|node\.json))$/.test(file));
 		expect(unexpected).toEqual([]);
-		// 152 KB with maps and declarations; 94 KB without (the code packs to 71 KB, the README to 20 KB).
-		expect((await fs.stat(tarball)).size).toBeLessThan(96_000);
+		// 152 KB with maps and declarations; 101 KB without (the code packs to about 76 KB, the README to 21 KB).
+		// Fails when the tarball grows past today's size by more than a few new messages' worth.
+		expect((await fs.stat(tarball)).size).toBeLessThan(104_000);
 	});
 });
