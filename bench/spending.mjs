@@ -129,6 +129,6 @@ say('');
 heading.forEach((line) => say(line));
 console.table(priceRows);
 console.table(boundRows);
-const markdown = ['# Spending limits: price and bound', '', 'Written by `npm run bench:spending` (bench/spending.mjs) on the machine it last ran on.', '', ...heading.map((line) => `${line}  `), '', ...markdownTable(priceRows), '', ...markdownTable(boundRows), ''];
+const markdown = ['# Spending limits: price and bound', '', 'Written by `npm run bench:spending` (bench/spending.mjs) on the machine it last ran on.', '', ...heading.map((line) => `${line}  `), '', ...[priceRows, boundRows].filter((rows) => rows.length).flatMap((rows) => [...markdownTable(rows), ''])];
 // A partial run (BENCH_PART) goes to .bench, to be copied in by hand.
 await fs.outputFile(new URL(process.env.BENCH_PART ? '../.bench/RESULTS-spending.md' : './RESULTS-spending.md', import.meta.url).pathname, markdown.join('\n'));
