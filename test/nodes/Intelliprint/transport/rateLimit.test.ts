@@ -84,8 +84,15 @@ describe('rate limit', () => {
 		expect([...one.items, ...two.items].every((item) => typeof item.json.id === 'string')).toBe(true);
 		// Each spending the whole limit every window draws about 10 refusals a window (40 here, seen
 		// with pacing that does not learn); backing off to what got through leaves the first
-		// window's and a few probes' (about 22).
+		// window's and a few probes' (about 22 on a quiet host, a few more on a busy one). What is
+		// promised is that they settle: fewer refusals than pacing that does not learn, and fewer in
+		// the second half of the run than in the first.
+		const creates = api.fake.requests.filter((request) => request.method === 'POST' && request.path === '/v1/prints').sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
+		const middle = ((creates[0].at ?? 0) + (creates[creates.length - 1].at ?? 0)) / 2;
+		const refused = (half: typeof creates) => half.filter((request) => request.status === 429).length;
+		const [early, late] = [refused(creates.filter((request) => (request.at ?? 0) < middle)), refused(creates.filter((request) => (request.at ?? 0) >= middle))];
 		expect(api.fake.rateLimited).toBeGreaterThan(0);
-		expect(api.fake.rateLimited).toBeLessThan(32);
+		expect(api.fake.rateLimited, `${early} refused in the first half, ${late} in the second`).toBeLessThan(40);
+		expect(late, `${early} refused in the first half, ${late} in the second`).toBeLessThan(early);
 	});
 });
