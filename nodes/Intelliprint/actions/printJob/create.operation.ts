@@ -2,25 +2,22 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkSent, SENT_KEY_METADATA, sentKeyOf, sentKeysFound } from '../../helpers/alreadySent';
+import { createOptions, LETTERS_PER_JOB } from './createOptions.description';
 import { recordCreated } from '../../helpers/ledger';
 import { distinctRecipients, noteRepeats } from '../../helpers/duplicates';
 import { addressDigest, explainTooLarge, planParts, rowsFailed, sentPartsOf, type MailRunPart } from '../../helpers/mailRunParts';
 import { printJobItems, type PrintJob } from '../../helpers/output';
-import { alphabetical } from '../../helpers/parameters';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { jobShape, sourceBody, takesVariables, type JobShape } from '../../helpers/printJobSource';
 import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../helpers/recipients';
 import { confirmWithinLimits, planConfirm, type ConfirmPlan } from '../../helpers/spending';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
-import { confirmUpToOption, parallelItemsOption, printJobOutputFields } from '../common.descriptions';
+import { printJobOutputFields } from '../common.descriptions';
 import { toolDefault } from '../tool.descriptions';
 import { sourceFields } from './createSource.description';
-import { applyTypeOptions, postcardFields } from './postcard.description';
-import { printJobSettingFields } from './printJobOptions.description';
+import { applyTypeOptions } from './postcard.description';
 
-/** About 2.5 MB of JSON with a few variables a letter (12 MB if it had to be multipart): well inside the API's (reported) 100 MiB. */
-const LETTERS_PER_JOB = 10_000;
 
 const properties: INodeProperties[] = [
 	...sourceFields,
@@ -44,71 +41,7 @@ const properties: INodeProperties[] = [
 		true,
 	),
 	...printJobOutputFields,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: alphabetical([
-			confirmUpToOption,
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. invoices-november.pdf',
-				displayOptions: { show: { '/source': ['pdf'] } },
-				description: "The file name Intelliprint shows, instead of the binary's own",
-			},
-			...postcardFields,
-			{
-				displayName: 'Letters per Print Job',
-				name: 'lettersPerJob',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: LETTERS_PER_JOB,
-				displayOptions: { show: { '/recipientsFrom': ['allItems'] } },
-				description:
-					'A mail run with more rows becomes several print jobs of at most this many letters each. Intelliprint accepts requests up to about 100 MiB; 10,000 letters with a few fields each are about 2.5 MB.',
-			},
-			{
-				displayName: 'One Letter per Recipient',
-				name: 'oneLetterPerRecipient',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { '/recipientsFrom': ['allItems'] } },
-				description:
-					'Whether to send one letter to rows that name the same recipient (same name, address lines, postcode and country, whatever their case and spacing). The repeated rows are paired with the letter that covers them.',
-			},
-			{
-				displayName: 'Reference',
-				name: 'reference',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. November invoices',
-				description: 'Your name for the job; defaults to the file name',
-			},
-			{
-				displayName: 'Skip Items Already Sent',
-				name: 'sentKey',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. {{ $json.invoiceId }}',
-				description: `A key that names each item's letter, stored on its print job (metadata "${SENT_KEY_METADATA}"). An item whose key is already on a print job is not sent again: that job is output instead, marked already_sent. Makes rerunning a failed batch safe.`,
-			},
-			{
-				displayName: 'Skip Items Already Sent: Look Back (Days)',
-				name: 'sentKeyLookBackDays',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 30,
-				description: 'How far back to look for print jobs carrying the keys (read once per run, newest first)',
-			},
-			parallelItemsOption,
-			...printJobSettingFields,
-		]),
-	},
+	createOptions,
 ];
 
 /** What an AI agent is told this operation does (see tool.descriptions.ts). */
