@@ -3,19 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX, startSandbox } from '../fake-api/sandbox';
 import type { FakeIntelliprint } from '../fake-api/server';
 import { N8nInstance, ROOT, type ExecutionResult } from './n8n';
+import { suiteN8n } from './server';
+
+/** This file's own sandbox account on the suite's shared n8n (see startSandbox). */
+const KEY = 'sandbox_key_action_node';
 
 const credentials = [
-	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl, rateLimitRequests: 100, rateLimitWindowSeconds: 60 } },
+	{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: KEY, baseUrl: SANDBOX.apiUrl, rateLimitRequests: 100, rateLimitWindowSeconds: 60 } },
 	{ id: 'ipWrongKeyCred01', name: 'Intelliprint wrong key', type: 'intelliprintApi', data: { apiKey: 'wrong_key', baseUrl: SANDBOX.apiUrl } },
 ];
 const workflows = ['lifecycle', 'background', 'mailing-list', 'sources-to-recipients', 'wrong-key', 'bad-parameter', 'continue-on-fail'].map((name) => `${ROOT}/test/e2e/workflows/${name}.json`);
 const examples = ['rows-to-letters', 'scheduled-mail-run', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows'].map((name) => `${ROOT}/examples/${name}.json`);
 
 let fake: FakeIntelliprint;
-let n8n: N8nInstance;
+const n8n = suiteN8n('action-node');
 beforeAll(async () => {
-	fake = await startSandbox();
-	n8n = await N8nInstance.create('action-node', { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' });
+	fake = await startSandbox(undefined, KEY);
 	await n8n.importCredentials(credentials);
 	await n8n.importWorkflows([...workflows, ...examples]);
 });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server';
 import { addressDataset } from '../helpers/addressDataset';
 import { codeNodeReturning } from '../helpers/sixRows';
-import { LINE, N8nInstance, ROOT, type ExecutionResult, type RunItem } from './n8n';
+import { LINE, ROOT, type ExecutionResult, type RunItem } from './n8n';
+import { suiteN8n } from './server';
 
 /**
  * The address checks in real n8n (2.x and 1.x), in one workflow and one `n8n execute`: the data set of
@@ -38,9 +39,9 @@ let fake: FakeIntelliprint;
 let result: ExecutionResult | undefined;
 beforeAll(async () => {
 	fake = await startFakeIntelliprint({ rateLimit: false });
-	const n8n = await N8nInstance.create('address-checks');
+	const n8n = suiteN8n('address-checks');
 	await n8n.importCredentials([{ id: 'ipAddressCred001', name: 'Intelliprint (fake)', type: 'intelliprintApi', data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000 } }]);
-	const file = `${n8n.userFolder}/address-checks/${WORKFLOW}.json`;
+	const file = `${n8n.files}/${WORKFLOW}.json`;
 	await fs.outputJson(file, workflow());
 	await n8n.importWorkflows([file]);
 	const run = await n8n.execute(WORKFLOW);

@@ -5,7 +5,11 @@ import { SANDBOX, startSandbox } from '../fake-api/sandbox';
 import type { FakeIntelliprint } from '../fake-api/server';
 import { FakeModel, type ChatMessage, type ScriptStep } from './fakeModel';
 import { LINE, N8nInstance, ROOT, type ExecutionResult, type NodeRun, type RunItem } from './n8n';
+import { N8nServer, suiteN8n } from './server';
 import { agentWorkflow, intelliprintTool, type WorkflowNode } from './workflows/agent';
+
+/** This file's own sandbox account on the suite's shared n8n (see startSandbox). */
+const KEY = 'sandbox_key_ai_agent';
 
 /**
  * Real n8n's AI Agent (Tools Agent) with the OpenAI Chat Model pointed at a fake model, and this
@@ -43,7 +47,7 @@ interface Run {
 }
 
 let fake: FakeIntelliprint;
-let n8n: N8nInstance;
+let n8n: N8nServer;
 const runs: Record<string, Run> = {};
 
 /** One agent run: its own fake model playing `script`, its own workflow with `toolNodes`. */
@@ -51,8 +55,8 @@ async function runAgent(name: string, script: ScriptStep[], toolNodes: WorkflowN
 	const model = await FakeModel.start(script);
 	const id = `ipE2eAgent${name}`.padEnd(16, '0').slice(0, 16);
 	await n8n.importCredentials([{ id: `${id}m`.slice(-16), name: `Fake model ${name}`, type: 'openAiApi', data: { apiKey: 'fake_model_key_not_secret', url: model.url } }]);
-	const file = `${n8n.userFolder}/${id}.json`;
-	await fs.writeJson(file, agentWorkflow(id, { id: `${id}m`.slice(-16), name: `Fake model ${name}` }, toolNodes));
+	const file = `${n8n.files}/${id}.json`;
+	await fs.outputJson(file, agentWorkflow(id, { id: `${id}m`.slice(-16), name: `Fake model ${name}` }, toolNodes));
 	await n8n.importWorkflows([file]);
 	const before = new Set(fake.prints.jobs.keys());
 	const executed = await n8n.execute(id);
@@ -61,11 +65,11 @@ async function runAgent(name: string, script: ScriptStep[], toolNodes: WorkflowN
 
 let liveDraft: string;
 beforeAll(async () => {
-	fake = await startSandbox();
-	n8n = await N8nInstance.create('ai-agent');
+	fake = await startSandbox(undefined, KEY);
+	n8n = suiteN8n('ai-agent');
 	await n8n.importCredentials([
-		{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
-		{ id: 'ipSandboxLimit01', name: 'Intelliprint sandbox, £0.50 a day', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl, dailySpendingLimit: 0.5 } },
+		{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: KEY, baseUrl: SANDBOX.apiUrl } },
+		{ id: 'ipSandboxLimit01', name: 'Intelliprint sandbox, £0.50 a day', type: 'intelliprintApi', data: { apiKey: KEY, baseUrl: SANDBOX.apiUrl, dailySpendingLimit: 0.5 } },
 	]);
 	runs.test = await runAgent('Test', [
 		{ intent: 'list print jobs', facts: { limit: 5 } },

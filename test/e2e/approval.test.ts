@@ -4,27 +4,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX, startSandbox } from '../fake-api/sandbox';
 import type { FakeIntelliprint } from '../fake-api/server';
 import { savedExecutions } from './executions';
-import { N8nInstance } from './n8n';
+import { N8nServer, suiteN8n } from './server';
 import { APPROVAL_TWINS, EXAMPLE, writeApprovalTwins } from './workflows/approvalTwins';
 
-/** Clear of the other suites' n8n servers (5691, 5695, 5697) and the task runner brokers (5700+). */
-const PORT = 5693;
 const LETTERS = 10;
+/** This file's own sandbox account on the suite's shared n8n (see startSandbox). */
+const KEY = 'sandbox_key_approval';
 
 let fake: FakeIntelliprint;
-let n8n: N8nInstance;
+let n8n: N8nServer;
 beforeAll(async () => {
-	fake = await startSandbox();
-	n8n = await N8nInstance.create('approval');
-	await n8n.importCredentials([{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } }]);
+	fake = await startSandbox(undefined, KEY);
+	n8n = suiteN8n('approval');
+	await n8n.importCredentials([{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: KEY, baseUrl: SANDBOX.apiUrl } }]);
 	// The example itself is imported too: it must import as it is, though only its twins can be started here.
-	await n8n.importWorkflows([EXAMPLE, ...(await writeApprovalTwins(`${n8n.userFolder}/twins`))]);
+	await n8n.importWorkflows([EXAMPLE, ...(await writeApprovalTwins(`${n8n.files}/twins`))]);
 	for (const twin of Object.values(APPROVAL_TWINS)) await n8n.publish(twin.id);
-	// n8n's log stays in the run's folder: a run that does not resume on time is explained there.
-	await n8n.start(PORT, { N8N_LOG_LEVEL: 'debug', N8N_LOG_OUTPUT: 'console,file', N8N_LOG_FILE_LOCATION: `${n8n.userFolder}/n8n.log` });
 });
 afterAll(async () => {
-	await n8n?.stop();
 	await fake?.stop();
 });
 
@@ -63,7 +60,7 @@ async function startRun(path: string): Promise<Message> {
 	const before = fake.notifications.length;
 	// n8n may answer 404 for a moment after start while it registers production webhooks.
 	for (let attempt = 0; ; attempt++) {
-		const response = await fetch(`http://127.0.0.1:${PORT}/webhook/${path}`, { method: 'POST' });
+		const response = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST' });
 		if (response.ok) break;
 		if (response.status !== 404 || attempt >= 20) throw new Error(`starting the run: ${response.status} ${await response.text()}`);
 		await sleep(500);
@@ -89,7 +86,7 @@ const everCreated = (id: string) => fake.prints.created.find((job) => job.id ===
 /** The twin's runs, once none is left running or waiting. */
 async function settledRuns(workflowId: string, count: number) {
 	return await until(async () => {
-		const runs = (await savedExecutions(n8n.userFolder)).filter((e) => e.workflowId === workflowId);
+		const runs = (await savedExecutions(n8n.userFolder)).filter((e) => e.workflowId === n8n.idOf(workflowId));
 		return runs.length >= count && runs.every((e) => e.finished || e.status === 'error') ? runs : undefined;
 	}, 30, `${count} settled runs of ${workflowId}`);
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server';
 import { LINE, N8nInstance, ROOT, type ExecutionResult } from './n8n';
+import { N8nServer, suiteN8n } from './server';
 
 /**
  * The paths beside the tested ones, in real n8n (2.x and 1.x), in one workflow and one `n8n execute`: each case
@@ -62,7 +63,7 @@ function workflow() {
 }
 
 const fakes = new Map<string, FakeIntelliprint>();
-let n8n: N8nInstance;
+let n8n: N8nServer;
 beforeAll(async () => {
 	const limits: Record<string, unknown> = { [CASES.update]: 100, [CASES.falseDaily]: 100, [CASES.closed]: 100, [CASES.badPerJob]: 0, [CASES.falseNoLimit]: 0, [CASES.falsePerJob]: 0 };
 	BAD_DAILY.forEach((limit, i) => (limits[`gateBadDaily${i}`] = limit));
@@ -70,14 +71,14 @@ beforeAll(async () => {
 	// £98.50 confirmed earlier today on the account of case 1.
 	fakes.get(CASES.update)!.prints.seed(1, { confirmed: true, confirmed_at: Math.floor(Date.now() / 1000) - 60, cost: { amount: 8_208_333_333, after_tax: 9_850_000_000, currency: 'GBP' } });
 	fakes.get(CASES.closed)!.faults.push({ method: 'GET', path: /\/prints$/, status: 500, times: Number.POSITIVE_INFINITY });
-	n8n = await N8nInstance.create('confirm-gate');
+	n8n = suiteN8n('confirm-gate');
 	await n8n.importCredentials(
 		[...fakes].map(([id, fake]) => ({
 			id, name: id, type: 'intelliprintApi',
 			data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000, rateLimitWindowSeconds: 60, dailySpendingLimit: limits[id] },
 		})),
 	);
-	const file = `${n8n.userFolder}/gate-workflows/${WORKFLOW}.json`;
+	const file = `${n8n.files}/${WORKFLOW}.json`;
 	await fs.outputJson(file, workflow());
 	await n8n.importWorkflows([file]);
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server';
 import { codeNodeReturning, SIX_ROWS } from '../helpers/sixRows';
-import { LINE, N8nInstance, ROOT, type ExecutionResult, type RunItem } from './n8n';
+import { LINE, ROOT, type ExecutionResult, type RunItem } from './n8n';
+import { suiteN8n } from './server';
 
 /**
  * A failed letter never flows down the success branch, in real n8n (2.x and 1.x), in one workflow and one
@@ -55,14 +56,14 @@ beforeAll(async () => {
 	const refusal = { type: 'invalid_request_error', code: 'parameter_invalid', message: 'Refused by the test.' };
 	fakes.get('Mail run refused (error output)')!.faults.push({ method: 'POST', path: /\/prints$/, status: 400, error: refusal });
 	fakes.get('One of three refused (error output)')!.faults.push({ method: 'POST', path: /\/prints$/, status: 400, error: refusal });
-	const n8n = await N8nInstance.create('error-output');
+	const n8n = suiteN8n('error-output');
 	await n8n.importCredentials(
 		[...fakes].map(([branch, fake]) => ({
 			id: credentialOf(branch), name: branch, type: 'intelliprintApi',
 			data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000, rateLimitWindowSeconds: 60, dailySpendingLimit: 'live' in BRANCHES[branch] ? 1.5 : 0 },
 		})),
 	);
-	const file = `${n8n.userFolder}/error-output/${WORKFLOW}.json`;
+	const file = `${n8n.files}/${WORKFLOW}.json`;
 	await fs.outputJson(file, workflow());
 	await n8n.importWorkflows([file]);
 	const run = await n8n.execute(WORKFLOW);

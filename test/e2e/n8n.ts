@@ -28,7 +28,7 @@ export const LINE: N8nLine = parseLine(import.meta.env?.N8N_LINE as string | und
 
 /** Where a line's pinned n8n is installed (by test/e2e/install-n8n.sh). */
 export const n8nHome = (line: N8nLine = LINE) => `${E2E}/${line === 1 ? 'n8n-1' : 'n8n'}`;
-const N8N = `${n8nHome()}/node_modules/n8n/bin/n8n`;
+const n8nBin = (line: N8nLine) => `${n8nHome(line)}/node_modules/n8n/bin/n8n`;
 
 /** One output item as n8n's run data holds it. */
 export interface RunItem {
@@ -96,6 +96,8 @@ export class N8nInstance {
 		readonly name: string,
 		private readonly extraEnv: Record<string, string>,
 		folder?: string,
+		/** The n8n line this instance runs: the suite's (LINE) unless a caller outside the test files says. */
+		readonly line: N8nLine = LINE,
 	) {
 		this.userFolder = folder ?? `${E2E}/runs/${name}-${Date.now()}`;
 	}
@@ -104,8 +106,8 @@ export class N8nInstance {
 	 * A fresh instance under .e2e/runs, or one kept in `folder` across starts (the package is
 	 * reinstalled from the current build every time).
 	 */
-	static async create(name: string, env: Record<string, string> = {}, folder?: string): Promise<N8nInstance> {
-		const instance = new N8nInstance(name, env, folder);
+	static async create(name: string, env: Record<string, string> = {}, folder?: string, line: N8nLine = LINE): Promise<N8nInstance> {
+		const instance = new N8nInstance(name, env, folder, line);
 		const stored = `${instance.userFolder}/.n8n/encryption-key`;
 		if (await fs.pathExists(stored)) instance.instanceKey = (await fs.readFile(stored, 'utf8')).trim();
 		else await fs.outputFile(stored, instance.instanceKey);
@@ -128,7 +130,7 @@ export class N8nInstance {
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_TEMPLATES_ENABLED: 'false',
 			// 1.x has no mcp-registry module and refuses every command when asked to disable it.
-			...(LINE === 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
+			...(this.line === 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_SECURE_COOKIE: 'false',
 			// --rawOutput is printed through n8n's logger at info level: anything quieter hides the result.
@@ -146,7 +148,7 @@ export class N8nInstance {
 
 	/** Starts an n8n CLI command and hands back the running process (for measuring it). */
 	cliProcess(args: string[], extraEnv: Record<string, string> = {}): ExecaChildProcess {
-		return execa(NODE, [N8N, ...args], { env: this.env(extraEnv), extendEnv: false, reject: false, all: true });
+		return execa(NODE, [n8nBin(this.line), ...args], { env: this.env(extraEnv), extendEnv: false, reject: false, all: true });
 	}
 
 	async importCredentials(credentials: Credential[]): Promise<void> {
@@ -189,7 +191,7 @@ export class N8nInstance {
 
 	/** Makes a workflow live: 2.x publishes it; 1.x, which has no publishing, activates it. */
 	async publish(workflowId: string): Promise<void> {
-		const args = LINE === 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
+		const args = this.line === 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
 		const result = await this.cli(args);
 		if (result.exitCode !== 0) throw new Error(`${args[0]} failed:\n${result.all}`);
 	}
@@ -197,7 +199,7 @@ export class N8nInstance {
 	/** Starts `n8n start` and waits until it is ready; `showOutput` passes n8n's own output through. */
 	async start(port: number, extraEnv: Record<string, string> = {}, showOutput = false): Promise<void> {
 		this.port = port;
-		this.server = execa(NODE, [N8N, 'start'], {
+		this.server = execa(NODE, [n8nBin(this.line), 'start'], {
 			env: this.env({ N8N_PORT: String(port), ...extraEnv }), extendEnv: false, reject: false,
 			...(showOutput ? { stdio: 'inherit' as const } : { all: true }),
 		});

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server';
 import { LINE, N8nInstance, ROOT, type ExecutionResult } from './n8n';
+import { N8nServer, suiteN8n } from './server';
 
 /**
  * Spending limits in real n8n: 300 live letters of £1.02 (after tax, the fake's price) under a daily limit of
@@ -33,27 +34,33 @@ function workflow(id: string, credentialId: string, rows: number, options: objec
 }
 
 const fakes: FakeIntelliprint[] = [];
-let n8n: N8nInstance;
+let n8n: N8nServer;
+/** Two executions in two processes at once, the case one process cannot see, need n8n's own processes. */
+let processes: N8nInstance;
 const CASES = { one: 'ipLimitOneRun01', two: 'ipLimitTwoRuns1', perJob: 'ipLimitPerJob01', closed: 'ipLimitClosed01', late: 'ipLimitLate0001' } as const;
 /** The API of the late case lists a confirm this long after it happened; its daily limit is £10. */
 const LATE = { delayMs: 1000, limit: 10 };
 beforeAll(async () => {
 	for (let i = 0; i < 4; i++) fakes.push(await startFakeIntelliprint({ rateLimit: false }));
 	fakes.push(await startFakeIntelliprint({ rateLimit: false, listingDelayMs: LATE.delayMs }));
-	n8n = await N8nInstance.create('spending-limits');
+	n8n = suiteN8n('spending-limits');
+	processes = await N8nInstance.create('spending-limits-processes');
 	const ids = Object.values(CASES);
-	await n8n.importCredentials(fakes.map((fake, i) => ({
+	const credentials = fakes.map((fake, i) => ({
 		id: ids[i], name: ids[i], type: 'intelliprintApi',
 		data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000, rateLimitWindowSeconds: 60, dailySpendingLimit: ids[i] === CASES.late ? LATE.limit : 100 },
-	})));
+	}));
+	await n8n.importCredentials(credentials);
+	await processes.importCredentials(credentials);
 	const workflows = ids.filter((id) => id !== CASES.late);
-	const files = workflows.map((id) => `${n8n.userFolder}/limit-workflows/${id}.json`);
+	const files = workflows.map((id) => `${n8n.files}/${id}.json`);
 	await Promise.all(
 		workflows.map((id, i) =>
 			fs.outputJson(files[i], workflow(id, id, id === CASES.perJob || id === CASES.closed ? 1 : 300, id === CASES.perJob ? { confirmUpTo: 1 } : {}, id === CASES.two ? CASES.late : undefined)),
 		),
 	);
 	await n8n.importWorkflows(files);
+	await processes.importWorkflows(files);
 });
 afterAll(async () => Promise.all(fakes.map((fake) => fake.stop())));
 
@@ -71,7 +78,7 @@ describe('spending limits in real n8n', () => {
 	});
 
 	it('two executions at once (two processes) pass the limit by at most the one confirm the other has in flight', async () => {
-		const [a, b] = await Promise.all([n8n.execute(CASES.two), n8n.execute(CASES.two)]);
+		const [a, b] = await Promise.all([processes.execute(CASES.two), processes.execute(CASES.two)]);
 		expect(a.exitCode, a.output).toBe(0);
 		expect(b.exitCode, b.output).toBe(0);
 		const spent = confirmedGbp(fakes[1]);

@@ -8,6 +8,7 @@ import { generateCases, headersFor, tally, type Target } from '../nodes/Intellip
 import { residentMb, savedExecutions } from './executions';
 import { signedDelivery } from './signedDelivery';
 import { N8nInstance, ROOT } from './n8n';
+import { N8nServer } from './server';
 import { expectedStatus, FUZZ_WORKFLOWS, stored, writeFuzzWorkflows } from './webhookFuzz';
 
 const secret = `whsec_${Buffer.from('e2e-webhook-signing-key-for-tests').toString('base64')}`;
@@ -17,18 +18,21 @@ const productionUrl = `http://127.0.0.1:${PORT}/webhook/7f3c2a10-5b8e-4d21-9c6a-
 
 let fake: FakeIntelliprint;
 let n8n: N8nInstance;
+/** The same n8n over its REST API: workflows are set up there, sparing a boot of n8n's CLI for each. */
+let api: N8nServer;
 beforeAll(async () => {
 	fake = await startSandbox();
 	n8n = await N8nInstance.create('webhook');
-	await n8n.importCredentials([
+	await n8n.start(PORT);
+	api = await N8nServer.attach(n8n);
+	await api.importCredentials([
 		{ id: 'ipSandboxCred001', name: 'Intelliprint sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl } },
 		{ id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)', type: 'intelliprintWebhookApi', data: { signingSecret: secret } },
 	]);
 	const fuzzWorkflows = await writeFuzzWorkflows(`${n8n.userFolder}/fuzz`, { id: 'ipWebhookCred001', name: 'Intelliprint webhook (sandbox)' });
-	await n8n.importWorkflows([`${ROOT}/examples/failure-alert.json`, ...fuzzWorkflows]);
-	await n8n.publish('ipExampleAlerts1');
-	for (const { id } of Object.values(FUZZ_WORKFLOWS)) await n8n.publish(id);
-	await n8n.start(PORT);
+	await api.importWorkflows([`${ROOT}/examples/failure-alert.json`, ...fuzzWorkflows]);
+	await api.publish('ipExampleAlerts1');
+	for (const { id } of Object.values(FUZZ_WORKFLOWS)) await api.publish(id);
 });
 afterAll(async () => {
 	await n8n?.stop();
@@ -114,7 +118,7 @@ describe(`Intelliprint Trigger fuzz in real n8n (seed ${FUZZ_SEED}, restart befo
 			}
 		}
 
-		const fuzzIds = new Set(Object.values(FUZZ_WORKFLOWS).map((w) => w.id));
+		const fuzzIds = new Set(Object.values(FUZZ_WORKFLOWS).map((w) => api.idOf(w.id)));
 		const expectedRuns = fuzzCases.filter((c) => c.expected === 'run');
 		let executions = await savedExecutions(n8n.userFolder);
 		for (let wait = 0; wait < 60; wait++) {
@@ -129,7 +133,7 @@ describe(`Intelliprint Trigger fuzz in real n8n (seed ${FUZZ_SEED}, restart befo
 		expect(problems.slice(0, 10), `${problems.length} of ${FUZZ_COUNT} answered wrong`).toEqual([]);
 		expect(executions.filter((e) => e.status !== 'success').map((e) => `${e.id} ${e.status}`)).toEqual([]);
 		for (const [target, { id }] of Object.entries(FUZZ_WORKFLOWS) as Array<[Target, { id: string }]>) {
-			const ran = executions.filter((e) => e.workflowId === id).map((e) => (e.items ?? []).map(stored).join('\n')).sort();
+			const ran = executions.filter((e) => e.workflowId === api.idOf(id)).map((e) => (e.items ?? []).map(stored).join('\n')).sort();
 			const wanted = expectedRuns.filter((c) => c.target === target).map((c) => stored(JSON.parse(c.body.bytes.toString('utf8')))).sort();
 			expect(ran.length, `runs of ${target}`).toBe(wanted.length);
 			expect(ran.map((r, i) => r === wanted[i]).filter((same) => !same).length, `runs of ${target} whose item is not the event`).toBe(0);

@@ -24,9 +24,14 @@ export const SANDBOX = {
 const FIRST_NAMES = ['Ann', 'Bob', 'Cat', 'Dan', 'Eve'];
 const TOWNS: Array<[string, string]> = [['Leeds', 'LS1 4AP'], ['York', 'YO1 7HH'], ['Bath', 'BA1 1AA'], ['Derby', 'DE1 2FS'], ['Hull', 'HU1 1AA']];
 
-export async function startSandbox(rateLimit = { requests: 100, windowMs: 60_000 }): Promise<FakeIntelliprint> {
+/**
+ * Starts the sandbox. Test files that share one running n8n give their sandbox an API key of their own: n8n
+ * keeps each key's rate budget for as long as it runs, as it should, and a sandbox started afresh for the next
+ * file would otherwise inherit the last file's spent budget as if it were the same account.
+ */
+export async function startSandbox(rateLimit = { requests: 100, windowMs: 60_000 }, apiKey = SANDBOX.apiKey): Promise<FakeIntelliprint> {
 	// Address validation finishes by itself shortly after it is asked for, as a person trying the node would expect.
-	const fake = await new FakeIntelliprint({ apiKey: SANDBOX.apiKey, rateLimit, validationDelayMs: 200 }).start(SANDBOX.apiPort, '127.0.0.1', SANDBOX.filesPort);
+	const fake = await new FakeIntelliprint({ apiKey, rateLimit, validationDelayMs: 200 }).start(SANDBOX.apiPort, '127.0.0.1', SANDBOX.filesPort);
 	await seedSandbox(fake);
 	return fake;
 }
