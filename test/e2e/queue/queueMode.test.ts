@@ -16,6 +16,7 @@ import {
 	people,
 	POLLING,
 	pollingWorkflow,
+	SMOKE,
 	SPENDING,
 	VOLUME,
 	volumeWorkflow,
@@ -63,11 +64,13 @@ beforeAll(async () => {
 			type: 'intelliprintApi',
 			data: { apiKey: API_KEY, baseUrl: api.url.replace('127.0.0.1', '127.1'), maxWaitSeconds: 600, ...PACING },
 		},
+		{ ...SMOKE.credential, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: api.url.replace('127.0.0.1', '127.0.1'), ...PACING } },
 		{ ...WEBHOOK_CREDENTIAL, type: 'intelliprintWebhookApi', data: { signingSecret: SECRET } },
 		{ ...POLL_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: pollApi.url, ...PACING } },
 		{ ...SPENDING.credential, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: spendApi.url, rateLimitRequests: 100_000, dailySpendingLimit: 100 } },
 	]);
 	const workflows = [
+		volumeWorkflow(SMOKE),
 		volumeWorkflow(VOLUME),
 		volumeWorkflow(BUSY_VOLUME),
 		volumeWorkflow(SPENDING, { testmode: false, confirmed: true }),
@@ -85,6 +88,33 @@ afterAll(async () => {
 	await api?.stop();
 	await pollApi?.stop();
 	await spendApi?.stop();
+});
+
+describe('n8n queue mode: main, 2 workers, 2 webhook processors on PostgreSQL and Redis', () => {
+	it('runs a webhook call through each processor on the workers, one letter each, on different workers', async ({ annotate }) => {
+		const smoke = [
+			{ reference: 'smoke-1', name: 'Ada Lovelace', address: '12 St James Square\nLondon', postcode: 'SW1Y 4JH' },
+			{ reference: 'smoke-2', name: 'Alan Turing', address: '2 Bletchley Park\nMilton Keynes', postcode: 'MK3 6EB' },
+		];
+		const responses = await Promise.all(
+			smoke.map(async (person, index) =>
+				await cluster.callWebhook(index, SMOKE.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ people: [person] }) }),
+			),
+		);
+		expect(responses.map((response) => response.status)).toEqual([200, 200]);
+
+		const executions = await cluster.waitForExecutions(SMOKE.id, 2);
+		expect(executions.map((execution) => [execution.mode, execution.status])).toEqual([['webhook', 'success'], ['webhook', 'success']]);
+		const jobs = api.prints.created.filter((job) => String(job.reference).startsWith('smoke-'));
+		expect(jobs.flatMap((job) => job.letters.map((letter) => letter.address.name)).sort()).toEqual(smoke.map((person) => person.name));
+		expect(jobs.every((job) => job.testmode)).toBe(true);
+
+		const workers = await Promise.all(executions.map(async (execution) => await cluster.workerOf(execution.id)));
+		await annotate(`executions ${executions.map((execution, i) => `${execution.id} on worker ${(workers[i] ?? -1) + 1}`).join(', ')}; logs in ${cluster.dir}/logs`);
+		expect(workers.every((worker) => worker !== undefined)).toBe(true);
+		expect(await cluster.main.log()).not.toContain('Worker started execution');
+		expect(new Set(workers).size, 'two executions at once land on different workers').toBe(2);
+	});
 });
 
 describe('queue mode: spending limits across two workers', () => {

@@ -13,6 +13,16 @@ export const BUSY_VOLUME = {
 	webhookId: '3f4a5b6c-7d8e-4f9a-8b1c-2d3e4f5a6b7c',
 	credential: { id: 'ipQueueCred00002', name: 'Intelliprint (queue fake, busy)' },
 };
+/**
+ * Two letters through the two webhook processors at once (the cluster's smoke test), through a third credential: the
+ * same key at a third spelling of the API's address (127.0.1), so the volume runs' pacers learn nothing from it.
+ */
+export const SMOKE = {
+	id: 'ipQueueSmoke0001',
+	path: 'queue-smoke',
+	webhookId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e',
+	credential: { id: 'ipQueueCred00004', name: 'Intelliprint (queue fake, smoke)' },
+};
 /** Live letters confirmed under a daily spending limit of £100, on their own fake API (see queueMode.test.ts). */
 export const SPENDING = {
 	id: 'ipQueueSpend0001',
