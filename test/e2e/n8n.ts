@@ -135,7 +135,9 @@ export class N8nInstance {
 			N8N_SECURE_COOKIE: 'false',
 			// --rawOutput is printed through n8n's logger at info level: anything quieter hides the result.
 			N8N_LOG_LEVEL: 'info',
-			N8N_RUNNERS_BROKER_PORT: String(5700 + Math.floor(Math.random() * 200)),
+			// Each n8n's task runner broker needs a port of its own: the suite's n8n runs beside the ones tests start,
+			// so the range is wide (below Linux's ephemeral ports) to make two alike unlikely.
+			N8N_RUNNERS_BROKER_PORT: String(20_000 + Math.floor(Math.random() * 10_000)),
 			...this.extraEnv,
 			...extra,
 		};
@@ -203,6 +205,9 @@ export class N8nInstance {
 			env: this.env({ N8N_PORT: String(port), ...extraEnv }), extendEnv: false, reject: false,
 			...(showOutput ? { stdio: 'inherit' as const } : { all: true }),
 		});
+		// The end of n8n's output, to say why when it does not come up.
+		let tail = '';
+		this.server.all?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-3000)));
 		const deadline = Date.now() + 90_000;
 		while (Date.now() < deadline) {
 			try {
@@ -213,7 +218,7 @@ export class N8nInstance {
 			if (this.server.exitCode !== null) break;
 			await sleep(500);
 		}
-		throw new Error(`n8n did not become ready on port ${port}`);
+		throw new Error(`n8n did not become ready on port ${port} (exit code ${this.server.exitCode ?? 'none yet'}); its output ended:\n${tail}`);
 	}
 
 	/** The process ID of `n8n start`, while it runs (to read its memory). */
