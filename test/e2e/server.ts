@@ -171,8 +171,9 @@ export class N8nServer {
 		const deadline = Date.now() + timeoutMs;
 		for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
 			const execution = await this.rest<{ status: string; finished: boolean; data: string }>('GET', `/executions/${started.executionId}`);
-			if (!['new', 'running', 'waiting'].includes(execution.status)) {
-				const data = parseRunData(execution.data);
+			// n8n 1.x can mark a failed run ended a moment before its run data is saved: wait for that too.
+			const data = execution.data ? parseRunData(execution.data) : undefined;
+			if (!['new', 'running', 'waiting'].includes(execution.status) && data?.resultData) {
 				const error = data.resultData.error;
 				const output = error ? `${error.message}\n${error.description ?? ''}` : '';
 				return { result: { data, status: execution.status }, exitCode: execution.status === 'success' && !error ? 0 : 1, output };
