@@ -86,11 +86,15 @@ export class N8nServer {
 		return this.address.url;
 	}
 
+	private imported(workflowId: string): WorkflowJson {
+		const workflow = this.workflows.get(workflowId);
+		if (!workflow) throw new Error(`workflow ${workflowId} was not imported into this n8n`);
+		return workflow;
+	}
+
 	/** The ID n8n gave a workflow the test knows by its own ID. */
 	idOf(workflowId: string): string {
-		const workflow = this.workflows.get(workflowId);
-		if (!workflow) throw new Error(`workflow ${workflowId} was not imported into the suite's n8n`);
-		return workflow.id;
+		return this.imported(workflowId).id;
 	}
 
 	/**
@@ -104,8 +108,7 @@ export class N8nServer {
 
 	/** Makes a workflow live (its production webhooks listen), as the editor's Publish (2.x) or Active switch (1.x) does. */
 	async publish(workflowId: string): Promise<void> {
-		const workflow = this.workflows.get(workflowId);
-		if (!workflow) throw new Error(`workflow ${workflowId} was not imported into the suite's n8n`);
+		const workflow = this.imported(workflowId);
 		await this.rest('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
 	}
 
@@ -162,8 +165,7 @@ export class N8nServer {
 	 * its run data back: the same shape `N8nInstance.execute` returns (exit code 0 for a run without an error).
 	 */
 	async execute(workflowId: string, timeoutMs = 280_000): Promise<{ result?: ExecutionResult; exitCode: number; output: string }> {
-		const workflow = this.workflows.get(workflowId);
-		if (!workflow) throw new Error(`workflow ${workflowId} was not imported into the suite's n8n`);
+		const workflow = this.imported(workflowId);
 		const start = START_TYPES.map((type) => workflow.nodes.find((node) => node.type === type)).find(Boolean);
 		if (!start) throw new Error(`workflow ${workflowId} has no node n8n starts a run from`);
 		const started = await this.rest<{ executionId?: string }>('POST', `/workflows/${workflow.id}/run`, { workflowData: workflow, triggerToStartFrom: { name: start.name } });
