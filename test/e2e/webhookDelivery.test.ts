@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { cpuHog, deliverAll, report, runsOf, watchRss, type Attempt } from './deliveryLoad';
-import { LINE, N8nInstance, ROOT } from './n8n';
+import { LINE, N8nInstance, ROOT, suitePort } from './n8n';
 import { N8nServer } from './server';
 import { holdExclusiveLock } from './sqliteLock';
 import { FUZZ_WORKFLOWS, writeFuzzWorkflows } from './webhookFuzz';
@@ -13,7 +13,7 @@ import { FUZZ_WORKFLOWS, writeFuzzWorkflows } from './webhookFuzz';
  * deliveries arrive, and a busy host. Every event's runs are read from n8n's own database.
  */
 const secret = `whsec_${Buffer.from('e2e-delivery-signing-key-for-tests').toString('base64')}`;
-const PORT = 5695;
+const PORT = suitePort(5695);
 const WORKFLOW = FUZZ_WORKFLOWS.failed;
 const url = `http://127.0.0.1:${PORT}/webhook/${WORKFLOW.webhookId}/webhook`;
 

@@ -7,12 +7,12 @@ import type { FakeIntelliprint } from '../fake-api/server';
 import { generateCases, headersFor, tally, type Target } from '../nodes/IntelliprintTrigger/fuzzCases';
 import { residentMb, savedExecutions } from './executions';
 import { signedDelivery } from './signedDelivery';
-import { N8nInstance, ROOT } from './n8n';
+import { LINE, N8nInstance, ROOT, suitePort } from './n8n';
 import { N8nServer } from './server';
 import { expectedStatus, FUZZ_WORKFLOWS, stored, writeFuzzWorkflows } from './webhookFuzz';
 
 const secret = `whsec_${Buffer.from('e2e-webhook-signing-key-for-tests').toString('base64')}`;
-const PORT = 5691;
+const PORT = suitePort(5691);
 // The failure-alert example's trigger: its webhookId fixes the production URL.
 const productionUrl = `http://127.0.0.1:${PORT}/webhook/7f3c2a10-5b8e-4d21-9c6a-0e4b1d2f3a55/webhook`;
 
@@ -128,7 +128,7 @@ describe(`Intelliprint Trigger fuzz in real n8n (seed ${FUZZ_SEED}, restart befo
 		}
 		memory.end = await residentMb(serverPid());
 		await annotate(`answers by status: ${JSON.stringify(statuses)}; executions: ${executions.length}; n8n RSS MB: ${JSON.stringify(memory)}`);
-		await fs.outputJson(`${ROOT}/.e2e/webhook-fuzz-report.json`, { seed: FUZZ_SEED, statuses, executions: executions.length, expectedRuns: expectedRuns.length, rssMb: memory, problems });
+		await fs.outputJson(`${ROOT}/.e2e/webhook-fuzz-report-n8n${LINE}.json`, { seed: FUZZ_SEED, statuses, executions: executions.length, expectedRuns: expectedRuns.length, rssMb: memory, problems });
 
 		expect(problems.slice(0, 10), `${problems.length} of ${FUZZ_COUNT} answered wrong`).toEqual([]);
 		expect(executions.filter((e) => e.status !== 'success').map((e) => `${e.id} ${e.status}`)).toEqual([]);

@@ -1,13 +1,15 @@
+import { suitePort } from '../e2e/line';
 import { mailMergePdf, recipients, simplePdf } from '../helpers/pdfs';
 import { FakeIntelliprint } from './server';
 
 /**
  * The sandbox: the fake Intelliprint API on fixed local ports, with the real API's rate limit, sample PDFs
- * published on its file host, two templates and a mailing list. The example workflows point at these.
+ * published on its file host, two templates and a mailing list. The example workflows point at these (the 1.x
+ * end-to-end suite's sandbox is 100 ports up: it runs beside the 2.x one).
  */
 export const SANDBOX = {
-	apiPort: 5680,
-	filesPort: 5681,
+	apiPort: suitePort(5680),
+	filesPort: suitePort(5681),
 	apiKey: 'sandbox_key_not_secret',
 	get apiUrl() {
 		return `http://127.0.0.1:${this.apiPort}/v1`;

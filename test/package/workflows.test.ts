@@ -91,10 +91,11 @@ describe('GitHub Actions workflows', () => {
 			const lock = fs.readJsonSync(`${ROOT}test/e2e/${folder}/package-lock.json`) as { packages: Record<string, { version?: string }> };
 			expect(lock.packages['node_modules/n8n']?.version).toBe(pin.dependencies.n8n);
 		}
-		// Locally, and in .ci/run, `npm test` runs every phase, both lines one after the other, then queue mode.
+		// Locally, and in .ci/run, `npm test` runs every phase: the checks, then the suites in lanes side by side
+		// (unit then queue mode; 2.x; 1.x).
 		expect(packageJson.scripts.test).toBe('node scripts/test-all.mjs');
 		const phases = [...fs.readFileSync(`${ROOT}scripts/test-all.mjs`, 'utf8').matchAll(/'(npm run [\w:]+)'/g)].map((match) => match[1]);
-		expect(phases).toEqual(['npm run build', 'npm run lint', 'npm run typecheck', 'npm run test:unit', 'npm run test:e2e', 'npm run test:e2e:n8n1', 'npm run test:e2e:queue']);
+		expect(phases).toEqual(['npm run build', 'npm run lint', 'npm run typecheck', 'npm run test:unit', 'npm run test:e2e:queue', 'npm run test:e2e', 'npm run test:e2e:n8n1']);
 		expect(packageJson.scripts['test:e2e:n8n1']).toBe(`N8N_LINE=1 ${packageJson.scripts['test:e2e']}`);
 	});
 

@@ -11,9 +11,10 @@ export { N8nProcess } from './processes';
 const DATABASE = 'n8n';
 
 /**
- * The suite's fixed ports, clear of 5678, the sandbox (5680/5681), 5690–5699 and the 5700–5899
- * that other suites' n8n instances pick task runner ports from. Index i is the i-th worker or
- * webhook processor. 5943 and 5948–5949 are left for a test's own servers.
+ * The suite's fixed ports, clear of 5678 and of the 2.x and 1.x suites that `npm test` runs beside
+ * this one (the sandbox at 5680/5681 and 5780/5781, their n8n at 5689–5695 and 5789–5795; other
+ * n8n instances pick task runner ports above 20000). Index i is the i-th worker or webhook
+ * processor. 5943 and 5948–5949 are left for a test's own servers.
  */
 export const QUEUE_PORTS = {
 	postgres: 5940,
