@@ -284,6 +284,12 @@ export class FakeIntelliprint {
 	}
 }
 
+/**
+ * An API address where nothing listens: port 1, which nothing on these machines serves. (A fake started and
+ * stopped would free its port for any test in another fork to take at once, and answer in its place.)
+ */
+export const CLOSED_API_URL = 'http://127.0.0.1:1/v1';
+
 export async function startFakeIntelliprint(options: FakeOptions = {}): Promise<FakeIntelliprint> {
 	return await new FakeIntelliprint(options).start();
 }

@@ -81,6 +81,12 @@ describe('GitHub Actions workflows', () => {
 		const key = String(e2e.steps.find((step) => step.uses?.startsWith('actions/cache@'))?.with?.key);
 		expect(key).toContain('${{ matrix.n8n-line }}');
 		for (const folder of ['n8n', 'n8n-1']) expect(key).toContain(`test/e2e/${folder}/package-lock.json`);
+		// The cached folder is the one test/e2e/install-n8n.sh downloads into (its default cache, on a runner).
+		const install = fs.readFileSync(`${ROOT}test/e2e/install-n8n.sh`, 'utf8');
+		expect(install).toContain('cache="${N8N_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-intelliprint}"');
+		expect(install).toContain('export npm_config_cache="$cache/npm-cache"');
+		for (const job of Object.values(ci.jobs).filter((job) => commands(job).some((command) => command.startsWith('npm run test:e2e'))))
+			expect(job.steps.find((step) => step.uses?.startsWith('actions/cache@'))?.with?.path).toBe('~/.cache/n8n-nodes-intelliprint/npm-cache');
 		// Each line is pinned with a lockfile: 2.x in test/e2e/n8n, 1.x in test/e2e/n8n-1.
 		for (const [folder, major] of [
 			['n8n', '2'],

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { intelliprintApiTest } from '../../../../nodes/Intelliprint/methods/credentialTest';
 import { Intelliprint } from '../../../../nodes/Intelliprint/Intelliprint.node';
-import { startFakeIntelliprint } from '../../../fake-api/server';
+import { CLOSED_API_URL } from '../../../fake-api/server';
 import { useFakeApi } from '../../../helpers/context';
 import { testAdditionalData } from '../../../helpers/n8n';
 
@@ -16,12 +16,6 @@ async function testCredential(data: ICredentialDataDecryptedObject) {
 	return await intelliprintApiTest.call(context, { id: 'cred-1', name: 'Intelliprint account', type: 'intelliprintApi', data });
 }
 
-/** An address where nothing listens any more: a fake API started, then stopped. */
-async function closedAddress(): Promise<string> {
-	const gone = await startFakeIntelliprint();
-	await gone.stop();
-	return gone.url;
-}
 
 describe('Intelliprint API credential test (run by the node)', () => {
 	it('is what the node names in testedBy', () => {
@@ -58,7 +52,7 @@ describe('Intelliprint API credential test (run by the node)', () => {
 	});
 
 	it('a closed port: the host cannot be reached, named with its port, in words (not just ECONNREFUSED)', async () => {
-		const baseUrl = await closedAddress();
+		const baseUrl = CLOSED_API_URL;
 		const { host } = new URL(baseUrl);
 		expect(host).toMatch(/^127\.0\.0\.1:\d+$/);
 		const result = await testCredential({ apiKey: api.fake.apiKey, baseUrl });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { startFakeIntelliprint } from '../../../fake-api/server';
+import { CLOSED_API_URL } from '../../../fake-api/server';
 import { useFakeApi } from '../../../helpers/context';
 import { simplePdf } from '../../../helpers/pdfs';
 import { byId, createFourLetterJob } from '../../../helpers/printJobs';
@@ -62,9 +62,7 @@ describe('retries: reads are repeated, a create never when the API may have acte
 	});
 
 	it('says plainly when the host cannot be reached', async () => {
-		const gone = await startFakeIntelliprint();
-		const url = gone.url;
-		await gone.stop();
+		const url = CLOSED_API_URL;
 		const { error } = await api.run({ parameters: { resource: 'printJob', operation: 'get', printJob: byId('print_x1') }, credentials: { baseUrl: url } });
 		expect(error?.message).toBe(`Intelliprint at ${url} refused the connection`);
 		expect(error?.context?.wireFault).toBe('refused');
