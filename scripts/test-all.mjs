@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: every check, then a table of how long each took, so every CI log says where its minutes went.
 //
-// The quick checks run one after another. The test suites then run in lanes side by side: the end-to-end suites
-// mostly wait (for n8n to start, for a rate window, for a timer), so the 2.x and 1.x suites (on their own ports
-// and folders) and the unit tests followed by queue mode share the two cores well. Each suite's output is held
+// The quick checks run one after another. The test suites then run in lanes side by side: alone, each keeps the
+// two cores only about 60% busy (waits for n8n to start, rate windows, timers), so together they end sooner
+// (bench/RESULTS-ci.md: 22.7 to about 16.5 minutes) though each takes longer. The 2.x and 1.x suites have their
+// own ports and folders; unit tests then queue mode form the third lane. Each suite's output is held
 // and printed whole when it ends, so logs do not interleave. After a failure no new phase starts; the ones
 // running finish, so one run reports every failing suite.
 //
