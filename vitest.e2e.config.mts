@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import { basename } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 import { summaryLine } from './vitest.summary.mts';
 
@@ -11,6 +13,25 @@ const require = createRequire(import.meta.url);
  */
 const line = process.env.N8N_LINE || '2';
 if (line !== '1' && line !== '2') throw new Error(`N8N_LINE=${line}: the end-to-end suite runs on n8n line 1 or 2`);
+
+/**
+ * `npm test` runs the 2.x and 1.x suites side by side on two cores, so they take turns with their two long files:
+ * 2.x starts with them and 1.x ends with them, and the two busy-host tests (each with a CPU hog per core) do not
+ * run at once. The package's check comes last on both: it looks at every instance the suite started.
+ */
+const HEAVY = ['webhookDelivery', 'webhookTrigger'];
+class LineOrder extends BaseSequencer {
+	async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+		const name = (file: TestSpecification) => basename(file.moduleId, '.test.ts');
+		const rank = (file: TestSpecification) => {
+			if (name(file) === 'package') return 3;
+			const heavy = HEAVY.indexOf(name(file));
+			if (heavy === -1) return 1;
+			return line === '2' ? heavy / 10 : 2 + (HEAVY.length - heavy) / 10;
+		};
+		return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+	}
+}
 
 /** The end-to-end suite: the packed package inside the real n8n from npm, driven through n8n's CLI. */
 export default defineConfig({
@@ -24,6 +45,7 @@ export default defineConfig({
 		testTimeout: 300_000,
 		hookTimeout: 900_000,
 		fileParallelism: false,
+		sequence: { sequencer: LineOrder },
 		pool: 'forks',
 		reporters: ['default', summaryLine(line === '1' ? 'e2e n8n 1.x' : 'e2e')],
 	},

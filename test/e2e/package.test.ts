@@ -2,7 +2,7 @@ import execa from 'execa';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 
-import { LINE, packPackage, ROOT } from './n8n';
+import { LINE, packPackage, ROOT, runsFolder } from './n8n';
 
 /**
  * What `npm pack` ships is what users download: only what n8n loads (compiled code, icons, codex
@@ -26,5 +26,20 @@ describe.skipIf(LINE === 1)('the packed package', () => {
 		// 152 KB with maps and declarations; 101 KB without (the code packs to about 76 KB, the README to 21 KB).
 		// Fails when the tarball grows past today's size by more than a few new messages' worth.
 		expect((await fs.stat(tarball)).size).toBeLessThan(104_000);
+	});
+});
+
+/**
+ * n8n writes its editor (about 700 JavaScript files) into a user folder at every start. The instances the tests
+ * start keep their folders in the repo, where the strict lint config (ignoring only dist) would lint them all: a
+ * second `npm test` in the same clone once spent over ten minutes in lint. N8nInstance links that folder out of the
+ * repo; this file runs last, so every instance of the suite has started by now.
+ */
+describe(`n8n ${LINE}.x runs leave the repo as lint finds it`, () => {
+	it('writes no editor files under .e2e', async () => {
+		const { stdout } = await execa('find', [runsFolder(), '-type', 'd', '-path', '*/.cache/n8n/public']);
+		const links = await execa('find', [runsFolder(), '-type', 'l', '-path', '*/.cache/n8n/public']);
+		expect(stdout.split('\n').filter(Boolean)).toEqual([]);
+		expect(links.stdout.split('\n').filter(Boolean).length, 'instances whose editor files went out of the repo').toBeGreaterThan(0);
 	});
 });
