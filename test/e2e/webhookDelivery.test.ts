@@ -126,9 +126,10 @@ describe(`Intelliprint Trigger: a 2xx only for runs n8n has (n8n ${LINE}.x, sqli
 	});
 
 	it('on a busy host (a CPU hog on each core), every event answered 2xx has exactly one run and nothing else runs', { timeout: 600_000 }, async ({ annotate }) => {
-		// 240 deliveries of 200 events (every fifth sent twice, at once), concurrency 8: long enough for both hogs to
-		// take their share of the cores throughout. `npm run bench:webhooks` sends 10,000 the same way.
-		const ids = Array.from({ length: 240 }, (_, i) => (i % 6 === 5 ? i - 1 : i));
+		// 120 deliveries of 100 events (every fifth sent twice, at once), concurrency 8: on two cores shared with the
+		// hogs, and with the other suites under `npm test`, about a minute or more of n8n starved throughout.
+		// `npm run bench:webhooks` sends 10,000 the same way.
+		const ids = Array.from({ length: 120 }, (_, i) => (i % 6 === 5 ? i - 1 : i));
 		const hog = cpuHog(2);
 		const rss = watchRss(n8n.pid);
 		let attempts: Attempt[];

@@ -77,9 +77,14 @@ describe('Intelliprint Trigger in real n8n (n8n start, production URL)', () => {
 });
 
 const FUZZ_SEED = 4112026;
-const FUZZ_COUNT = 400;
+/**
+ * 200 cases hold every outcome (59 runs, 27 filtered, 6 duplicates, 59 refused bodies, 49 refused signatures) and
+ * 9 redeliveries across the restart, 2 of them duplicates caught only by the record kept through it. The unit fuzz
+ * (test/nodes/IntelliprintTrigger/fuzz.test.ts) sends thousands through n8n-core's webhook context.
+ */
+const FUZZ_COUNT = 200;
 /** n8n is stopped and started again before this case: later redeliveries must still be caught. */
-const RESTART_AT = 200;
+const RESTART_AT = 100;
 const fuzzCases = generateCases(FUZZ_SEED, FUZZ_COUNT);
 
 /** The n8n server's process id, which N8nInstance keeps private. */
