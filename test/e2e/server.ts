@@ -100,11 +100,10 @@ export class N8nServer {
 
 	/**
 	 * Drives an instance a test started itself (a test about the process: a restart, say): its owner account is
-	 * made here, so the instance must be fresh and running. The session outlives restarts. `url` when n8n runs
-	 * outside N8nInstance.start (a queue-mode main).
+	 * made here, so the instance must be fresh and running. The session outlives restarts.
 	 */
-	static async attach(instance: N8nInstance, url = `http://127.0.0.1:${instance.port}`): Promise<N8nServer> {
-		const address = await setUpOwner(url);
+	static async attach(instance: N8nInstance): Promise<N8nServer> {
+		const address = await setUpOwner(`http://127.0.0.1:${instance.port}`);
 		return new N8nServer({ ...address, userFolder: instance.userFolder }, instance.name);
 	}
 

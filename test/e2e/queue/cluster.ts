@@ -3,7 +3,6 @@ import { sleep } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
 import { N8nInstance, ROOT, type Credential } from '../n8n';
-import { N8nServer } from '../server';
 import { N8nProcess } from './processes';
 import { Postgres, Redis } from './services';
 
@@ -53,16 +52,14 @@ export interface QueueClusterOptions {
 
 /**
  * n8n in queue mode on this machine: PostgreSQL, Redis, one main, workers and webhook processors.
- * `create` brings up the databases and the n8n folders, `start` the n8n processes; then credentials and
- * workflows are created and published through main's REST API. `stop` ends everything.
+ * `create` brings up the databases and the n8n folders; import and publish through the CLI, then
+ * `start` the n8n processes (n8n reads published workflows when it starts). `stop` ends everything.
  */
 export class QueueCluster {
 	readonly dir = `${ROOT}/.e2e/queue/run-${Date.now()}`;
 	main!: N8nProcess;
 	readonly workers: N8nProcess[] = [];
 	readonly webhooks: N8nProcess[] = [];
-	/** Main's REST API, signed in as its owner. */
-	private api?: N8nServer;
 	private postgres?: Postgres;
 	private redis?: Redis;
 
@@ -129,36 +126,30 @@ export class QueueCluster {
 		}
 	}
 
-	/** Main first, alone: it runs the database migrations the others would otherwise race to run. Then its owner account. */
+	/** Main first, alone: it runs the database migrations the others would otherwise race to run. */
 	async start(): Promise<void> {
 		await this.main.start();
 		await Promise.all([...this.workers, ...this.webhooks].map(async (one) => await one.start()));
-		this.api = await N8nServer.attach(this.main.instance, `http://127.0.0.1:${QUEUE_PORTS.main}`);
 	}
 
-	/** Creates credentials through main's REST API, as the editor does (the workflows imported after them use them). */
 	async importCredentials(credentials: Credential[]): Promise<void> {
-		await this.rest().importCredentials(credentials);
+		await this.main.instance.importCredentials(credentials);
 	}
 
-	/**
-	 * Creates workflows through main's REST API and publishes each, as a user does in the editor: main registers the
-	 * production webhooks the processors answer and runs the polling triggers. (One REST call each, where the CLI
-	 * would boot n8n once per workflow: its import cannot publish here.)
-	 */
-	async importAndPublish(files: string[], workflowIds: string[]): Promise<void> {
-		await this.rest().importWorkflows(files);
-		for (const id of workflowIds) await this.rest().publish(id);
+	async importWorkflows(files: string[]): Promise<void> {
+		await this.main.instance.importWorkflows(files);
 	}
 
-	/** The ID n8n gave a workflow the test knows by its own, quoted for SQL. */
-	private n8nId(workflowId: string): string {
-		return this.rest().idOf(workflowId).replace(/'/g, "''");
+	/** Publishes through the CLI: a running main only takes it up when it starts again (restartMain). */
+	async publish(workflowId: string): Promise<void> {
+		await this.main.instance.publish(workflowId);
 	}
 
-	private rest(): N8nServer {
-		if (!this.api) throw new Error('the queue cluster is not started: start() before importing');
-		return this.api;
+	/** Stops main with SIGTERM and starts it again, ready; `downtimeMs` keeps it down for a while between. */
+	async restartMain(downtimeMs = 0): Promise<void> {
+		await this.main.stop();
+		if (downtimeMs > 0) await sleep(downtimeMs);
+		await this.main.start();
 	}
 
 	/** A production webhook URL on webhook processor `index` (0-based). */
@@ -183,10 +174,9 @@ export class QueueCluster {
 		return await this.postgres.rows<T>(query, DATABASE);
 	}
 
-	/** A workflow's executions; `workflowId` is the test's own ID (n8n gave the workflow another when it was created). */
 	async executions(workflowId: string): Promise<QueueExecution[]> {
 		return await this.sql<QueueExecution>(
-			`SELECT id, "workflowId", status, finished, mode, "startedAt", "stoppedAt" FROM execution_entity WHERE "workflowId" = '${this.n8nId(workflowId)}' ORDER BY id`,
+			`SELECT id, "workflowId", status, finished, mode, "startedAt", "stoppedAt" FROM execution_entity WHERE "workflowId" = '${workflowId.replace(/'/g, "''")}' ORDER BY id`,
 		);
 	}
 
@@ -207,7 +197,7 @@ export class QueueCluster {
 
 	/** A workflow's static data (where polling triggers keep their state). */
 	async staticData(workflowId: string): Promise<unknown> {
-		const [row] = await this.sql<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = '${this.n8nId(workflowId)}'`);
+		const [row] = await this.sql<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = '${workflowId.replace(/'/g, "''")}'`);
 		return row?.staticData;
 	}
 

@@ -56,7 +56,6 @@ beforeAll(async () => {
 	pollApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: LIMIT }).start(POLL_PORTS.api, '127.0.0.1', POLL_PORTS.files);
 	spendApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: false }).start(SPEND_PORTS.api, '127.0.0.1', SPEND_PORTS.files);
 	cluster = await QueueCluster.create();
-	await cluster.start();
 	await cluster.importCredentials([
 		// Give Up Waiting After at ten minutes, as README's Running at volume advises for several workers on one key.
 		{ ...API_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: api.url, maxWaitSeconds: 600, ...PACING } },
@@ -80,7 +79,9 @@ beforeAll(async () => {
 	];
 	const files = workflows.map((workflow) => ({ file: `${cluster.dir}/workflows/${workflow.id}.json`, workflow }));
 	for (const { file, workflow } of files) await fs.outputJson(file, workflow);
-	await cluster.importAndPublish(files.map(({ file }) => file), workflows.map((workflow) => workflow.id));
+	await cluster.importWorkflows(files.map(({ file }) => file));
+	for (const { workflow } of files) await cluster.publish(workflow.id);
+	await cluster.start();
 });
 afterAll(async () => {
 	await cluster?.stop();
