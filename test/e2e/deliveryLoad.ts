@@ -1,7 +1,7 @@
 import execa, { type ExecaChildProcess } from 'execa';
 import { sleep } from 'n8n-workflow';
 
-import { residentMb, savedExecutions } from './executions';
+import { hasEnded, residentMb, savedExecutions } from './executions';
 import { ROOT } from './n8n';
 import { signedDelivery } from './signedDelivery';
 
@@ -66,7 +66,7 @@ export async function runsOf(userFolder: string, workflowId: string, settleMs = 
 	const deadline = Date.now() + settleMs;
 	for (;;) {
 		const executions = (await savedExecutions(userFolder)).filter((e) => e.workflowId === workflowId);
-		const done = executions.every((e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status));
+		const done = executions.every(hasEnded);
 		if (done || Date.now() > deadline) {
 			// The trigger's item is the event; n8n's Webhook node's is the request, the event under body.
 			const idOf = (e: (typeof executions)[number]) => {

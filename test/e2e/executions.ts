@@ -15,6 +15,12 @@ export interface SavedExecution {
 	items?: unknown[];
 }
 
+/** The statuses of an execution n8n has ended, whatever its outcome. */
+export const ENDED_STATUSES: ReadonlySet<string> = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/** Whether n8n has ended this run (n8n 1.x can mark a run finished before it sets its final status). */
+export const hasEnded = (execution: Pick<SavedExecution, 'finished' | 'status'>) => execution.finished || ENDED_STATUSES.has(execution.status);
+
 /**
  * Reads the executions straight from the instance's SQLite database, with n8n's own sqlite3 and
  * flatted (run data is stored flatted), under the Node 24 that n8n runs on: the machine's Node

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX, startSandbox } from '../fake-api/sandbox';
 import type { FakeIntelliprint } from '../fake-api/server';
 import { generateCases, headersFor, tally, type Target } from '../nodes/IntelliprintTrigger/fuzzCases';
-import { residentMb, savedExecutions } from './executions';
+import { hasEnded, residentMb, savedExecutions } from './executions';
 import { signedDelivery } from './signedDelivery';
 import { LINE, N8nInstance, ROOT, suitePort } from './n8n';
 import { N8nServer } from './server';
@@ -120,7 +120,7 @@ describe(`Intelliprint Trigger fuzz in real n8n (seed ${FUZZ_SEED}, restart befo
 				// The restart is for the record of ids, so the runs so far end first: n8n 1.x cancels at shutdown a run
 				// that has already answered (seen once here; webhookDelivery.test.ts proves a stop racing runs).
 				for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(500)) {
-					if ((await savedExecutions(n8n.userFolder)).every((e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status))) break;
+					if ((await savedExecutions(n8n.userFolder)).every(hasEnded)) break;
 				}
 				await n8n.stop();
 				await n8n.start(PORT);

@@ -2,6 +2,7 @@ import fs from 'fs-extra';
 import { sleep } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
+import { ENDED_STATUSES } from '../executions';
 import { N8nInstance, ROOT, type Credential } from '../n8n';
 import { N8nProcess } from './processes';
 import { Postgres, Redis } from './services';
@@ -39,7 +40,6 @@ export interface QueueExecution {
 	stoppedAt: string | null;
 }
 
-const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
 
 export interface QueueClusterOptions {
 	workers?: number;
@@ -186,7 +186,7 @@ export class QueueCluster {
 		let executions: QueueExecution[] = [];
 		while (Date.now() < deadline) {
 			executions = await this.executions(workflowId);
-			if (executions.filter((execution) => DONE.has(execution.status)).length >= count) return executions;
+			if (executions.filter((execution) => ENDED_STATUSES.has(execution.status)).length >= count) return executions;
 			await sleep(250);
 		}
 		const seen = executions.map((execution) => `${execution.id}:${execution.status}`).join(', ');
