@@ -139,14 +139,18 @@ export function deliveriesWorkflow(notifyUrl: string) {
 	};
 }
 
-/** Returned test letters, asked for every minute (n8n refuses to poll more often). */
+/**
+ * Returned test letters, asked for four times a minute. n8n refuses a poll time that fires more than once a
+ * minute, so the twin of an every-minute trigger has four poll times, each once a minute at its own second (as a
+ * user may set them): the restart case waits seconds for each poll, not a minute.
+ */
 export function pollingWorkflow(notifyUrl: string, credential: { id: string; name: string }) {
 	return {
 		...base(POLLING.id, 'Queue: returned letters'),
 		nodes: [
 			{
 				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					pollTimes: { item: [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
 					statuses: ['returned'],
 					testmode: true,
 					emitExisting: false,
