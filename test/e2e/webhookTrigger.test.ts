@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SANDBOX, startSandbox } from '../fake-api/sandbox';
 import type { FakeIntelliprint } from '../fake-api/server';
-import { generateCases, headersFor, tally, type Target } from '../nodes/IntelliprintTrigger/fuzzCases';
+import { generateCases, headersFor, tally, type FuzzCase, type Target } from '../nodes/IntelliprintTrigger/fuzzCases';
+import { DELIVERY_LOAD_ENV } from './deliveryLoad';
 import { hasEnded, residentMb, savedExecutions } from './executions';
 import { signedDelivery } from './signedDelivery';
 import { LINE, N8nInstance, ROOT, suitePort } from './n8n';
@@ -22,7 +23,7 @@ let n8n: N8nInstance;
 let api: N8nServer;
 beforeAll(async () => {
 	fake = await startSandbox();
-	n8n = await N8nInstance.create('webhook');
+	n8n = await N8nInstance.create('webhook', DELIVERY_LOAD_ENV);
 	await n8n.start(PORT);
 	api = await N8nServer.attach(n8n);
 	await api.importCredentials([
@@ -78,13 +79,13 @@ describe('Intelliprint Trigger in real n8n (n8n start, production URL)', () => {
 
 const FUZZ_SEED = 4112026;
 /**
- * 200 cases hold every outcome (59 runs, 27 filtered, 6 duplicates, 59 refused bodies, 49 refused signatures) and
- * 9 redeliveries across the restart, 2 of them duplicates caught only by the record kept through it. The unit fuzz
+ * 400 cases hold every outcome (125 runs, 58 filtered, 18 duplicates, 104 refused bodies, 95 refused signatures) and
+ * 22 redeliveries across the restart, 8 of them duplicates caught only by the record kept through it. The unit fuzz
  * (test/nodes/IntelliprintTrigger/fuzz.test.ts) sends thousands through n8n-core's webhook context.
  */
-const FUZZ_COUNT = 200;
+const FUZZ_COUNT = 400;
 /** n8n is stopped and started again before this case: later redeliveries must still be caught. */
-const RESTART_AT = 100;
+const RESTART_AT = 200;
 const fuzzCases = generateCases(FUZZ_SEED, FUZZ_COUNT);
 
 /** The n8n server's process id, which N8nInstance keeps private. */
@@ -109,24 +110,40 @@ async function post(target: Target, body: Buffer, headers: Headers): Promise<{ s
 	}
 }
 
+/**
+ * Deliveries in flight at once, as a sender's overlap. Each id's cases still go one after another (a redelivery
+ * waits for the answer to the case it repeats), so every case's expected answer holds as in a sequential run.
+ */
+const FUZZ_CONCURRENCY = 4;
+
+/** Sends `cases` FUZZ_CONCURRENCY at a time, each id's in order, handing each answer to `check`. */
+async function sendInOverlap(cases: FuzzCase[], check: (fuzzCase: FuzzCase, status: number, text: string) => void): Promise<void> {
+	const previousOfId = new Map<string, Promise<void>>();
+	let next = 0;
+	const lane = async () => {
+		while (next < cases.length) {
+			const fuzzCase = cases[next++];
+			const previous = previousOfId.get(fuzzCase.id);
+			let answered = () => {};
+			previousOfId.set(fuzzCase.id, new Promise<void>((resolve) => (answered = resolve)));
+			try {
+				await previous;
+				const { status, text } = await post(fuzzCase.target, fuzzCase.body.bytes, headersFor(fuzzCase, secret));
+				check(fuzzCase, status, text);
+			} finally {
+				answered();
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: FUZZ_CONCURRENCY }, lane));
+}
+
 describe(`Intelliprint Trigger fuzz in real n8n (seed ${FUZZ_SEED}, restart before case ${RESTART_AT})`, () => {
 	it(`answers ${FUZZ_COUNT} deliveries as expected, with no 5xx and one run per expected event: ${tally(fuzzCases.map((c) => c.expected))}`, async ({ annotate }) => {
 		const memory: Record<string, number | undefined> = { start: await residentMb(serverPid()) };
 		const problems: string[] = [];
 		const statuses: Record<number, number> = {};
-		for (const fuzzCase of fuzzCases) {
-			if (fuzzCase.index === RESTART_AT) {
-				memory.beforeRestart = await residentMb(serverPid());
-				// The restart is for the record of ids, so the runs so far end first: n8n 1.x cancels at shutdown a run
-				// that has already answered (seen once here; webhookDelivery.test.ts proves a stop racing runs).
-				for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(500)) {
-					if ((await savedExecutions(n8n.userFolder)).every(hasEnded)) break;
-				}
-				await n8n.stop();
-				await n8n.start(PORT);
-				memory.afterRestart = await residentMb(serverPid());
-			}
-			const { status, text } = await post(fuzzCase.target, fuzzCase.body.bytes, headersFor(fuzzCase, secret));
+		const check = (fuzzCase: FuzzCase, status: number, text: string) => {
 			statuses[status] = (statuses[status] ?? 0) + 1;
 			const ignored = fuzzCase.expected === 'duplicate' ? '"duplicate delivery"' : '"';
 			const shape = { run: '{"received":true}', filtered: '{"received":true,"ignored":"', duplicate: `{"received":true,"ignored":${ignored}`, 'refused body': '{"error":"', 'refused signature': '{"error":"Signature check failed' }[fuzzCase.expected];
@@ -135,7 +152,18 @@ describe(`Intelliprint Trigger fuzz in real n8n (seed ${FUZZ_SEED}, restart befo
 			if (status !== expectedStatus(fuzzCase) || status >= 500 || (status !== 422 && text.length > 300)) {
 				problems.push(`#${fuzzCase.index} ${fuzzCase.target} ${fuzzCase.body.kind} ${JSON.stringify(fuzzCase.headers)}: ${status} ${text.slice(0, 150)}, expected ${expectedStatus(fuzzCase)} (${fuzzCase.expected})`);
 			}
+		};
+		await sendInOverlap(fuzzCases.slice(0, RESTART_AT), check);
+		memory.beforeRestart = await residentMb(serverPid());
+		// The restart is for the record of ids, so the runs so far end first: n8n 1.x cancels at shutdown a run
+		// that has already answered (seen once here; webhookDelivery.test.ts proves a stop racing runs).
+		for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(500)) {
+			if ((await savedExecutions(n8n.userFolder)).every(hasEnded)) break;
 		}
+		await n8n.stop();
+		await n8n.start(PORT);
+		memory.afterRestart = await residentMb(serverPid());
+		await sendInOverlap(fuzzCases.slice(RESTART_AT), check);
 
 		const fuzzIds = new Set(Object.values(FUZZ_WORKFLOWS).map((w) => api.idOf(w.id)));
 		const expectedRuns = fuzzCases.filter((c) => c.expected === 'run');
