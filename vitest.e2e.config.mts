@@ -41,6 +41,7 @@ export default defineConfig({
 		// The queue-mode suite has its own config (vitest.queue.config.mts): it needs PostgreSQL and Redis.
 		exclude: ['test/e2e/queue/**', 'node_modules/**'],
 		globalSetup: ['test/e2e/globalSetup.ts'],
+		setupFiles: ['test/e2e/httpClient.ts'],
 		env: { N8N_LINE: line },
 		testTimeout: 300_000,
 		hookTimeout: 900_000,

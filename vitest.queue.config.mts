@@ -15,6 +15,7 @@ export default defineConfig({
 	test: {
 		include: ['test/e2e/queue/**/*.test.ts'],
 		globalSetup: ['test/e2e/queue/globalSetup.ts'],
+		setupFiles: ['test/e2e/httpClient.ts'],
 		env: { N8N_LINE: '2' },
 		testTimeout: 300_000,
 		hookTimeout: 900_000,

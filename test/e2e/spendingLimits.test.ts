@@ -35,8 +35,12 @@ function workflow(id: string, credentialId: string, rows: number, options: objec
 
 const fakes: FakeIntelliprint[] = [];
 let n8n: N8nServer;
-/** Two executions in two processes at once, the case one process cannot see, need n8n's own processes. */
-let processes: N8nInstance;
+/**
+ * Two executions in two processes at once, the case one process cannot see: two n8n of their own, each with its own
+ * database, as two installs on one API key are. (On one sqlite file the two processes lock each other out: an
+ * execution failed to save with SQLITE_BUSY once, sqlite's limit, not the case.)
+ */
+let processes: N8nInstance[];
 const CASES = { one: 'ipLimitOneRun01', two: 'ipLimitTwoRuns1', perJob: 'ipLimitPerJob01', closed: 'ipLimitClosed01', late: 'ipLimitLate0001' } as const;
 /** The API of the late case lists a confirm this long after it happened; its daily limit is £10. */
 const LATE = { delayMs: 1000, limit: 10 };
@@ -44,14 +48,13 @@ beforeAll(async () => {
 	for (let i = 0; i < 4; i++) fakes.push(await startFakeIntelliprint({ rateLimit: false }));
 	fakes.push(await startFakeIntelliprint({ rateLimit: false, listingDelayMs: LATE.delayMs }));
 	n8n = suiteN8n('spending-limits');
-	processes = await N8nInstance.create('spending-limits-processes');
+	processes = await Promise.all(['a', 'b'].map(async (name) => await N8nInstance.create(`spending-limits-process-${name}`)));
 	const ids = Object.values(CASES);
 	const credentials = fakes.map((fake, i) => ({
 		id: ids[i], name: ids[i], type: 'intelliprintApi',
 		data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000, rateLimitWindowSeconds: 60, dailySpendingLimit: ids[i] === CASES.late ? LATE.limit : 100 },
 	}));
 	await n8n.importCredentials(credentials);
-	await processes.importCredentials(credentials);
 	const workflows = ids.filter((id) => id !== CASES.late);
 	const files = workflows.map((id) => `${n8n.files}/${id}.json`);
 	await Promise.all(
@@ -60,7 +63,12 @@ beforeAll(async () => {
 		),
 	);
 	await n8n.importWorkflows(files);
-	await processes.importWorkflows(files);
+	await Promise.all(
+		processes.map(async (instance) => {
+			await instance.importCredentials(credentials);
+			await instance.importWorkflows(files);
+		}),
+	);
 });
 afterAll(async () => Promise.all(fakes.map((fake) => fake.stop())));
 
@@ -78,7 +86,7 @@ describe('spending limits in real n8n', () => {
 	});
 
 	it('two executions at once (two processes) pass the limit by at most the one confirm the other has in flight', async () => {
-		const [a, b] = await Promise.all([processes.execute(CASES.two), processes.execute(CASES.two)]);
+		const [a, b] = await Promise.all(processes.map(async (instance) => await instance.execute(CASES.two)));
 		expect(a.exitCode, a.output).toBe(0);
 		expect(b.exitCode, b.output).toBe(0);
 		const spent = confirmedGbp(fakes[1]);
