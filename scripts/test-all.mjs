@@ -3,7 +3,8 @@
 //
 // The quick checks run one after another. The test suites then run in lanes side by side: alone, each keeps the
 // two cores only about 60% busy (waits for n8n to start, rate windows, timers), so together they end sooner
-// (bench/RESULTS-ci.md: 22.7 to about 15.5 minutes) though each takes longer. The 2.x and 1.x suites have their
+// (bench/RESULTS-ci.md: 22.7 minutes one after another at the time, 15.5 side by side), though each takes longer;
+// together they keep both cores busy, so less CPU is what makes the suite shorter. The 2.x and 1.x suites have their
 // own ports and folders; unit tests then queue mode form the third lane. Each suite's output is held
 // and printed whole when it ends, so logs do not interleave. After a failure no new phase starts; the ones
 // running finish, so one run reports every failing suite.
