@@ -40,6 +40,8 @@ export interface QueueExecution {
 	stoppedAt: string | null;
 }
 
+/** A value as an SQL string literal. */
+const sqlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 export interface QueueClusterOptions {
 	workers?: number;
@@ -140,16 +142,9 @@ export class QueueCluster {
 		await this.main.instance.importWorkflows(files);
 	}
 
-	/** Publishes through the CLI: a running main only takes it up when it starts again (restartMain). */
+	/** Publishes through the CLI: a running main takes it up only when it starts again. */
 	async publish(workflowId: string): Promise<void> {
 		await this.main.instance.publish(workflowId);
-	}
-
-	/** Stops main with SIGTERM and starts it again, ready; `downtimeMs` keeps it down for a while between. */
-	async restartMain(downtimeMs = 0): Promise<void> {
-		await this.main.stop();
-		if (downtimeMs > 0) await sleep(downtimeMs);
-		await this.main.start();
 	}
 
 	/** A production webhook URL on webhook processor `index` (0-based). */
@@ -176,7 +171,7 @@ export class QueueCluster {
 
 	async executions(workflowId: string): Promise<QueueExecution[]> {
 		return await this.sql<QueueExecution>(
-			`SELECT id, "workflowId", status, finished, mode, "startedAt", "stoppedAt" FROM execution_entity WHERE "workflowId" = '${workflowId.replace(/'/g, "''")}' ORDER BY id`,
+			`SELECT id, "workflowId", status, finished, mode, "startedAt", "stoppedAt" FROM execution_entity WHERE "workflowId" = ${sqlText(workflowId)} ORDER BY id`,
 		);
 	}
 
@@ -197,7 +192,7 @@ export class QueueCluster {
 
 	/** A workflow's static data (where polling triggers keep their state). */
 	async staticData(workflowId: string): Promise<unknown> {
-		const [row] = await this.sql<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = '${workflowId.replace(/'/g, "''")}'`);
+		const [row] = await this.sql<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = ${sqlText(workflowId)}`);
 		return row?.staticData;
 	}
 
