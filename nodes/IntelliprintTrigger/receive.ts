@@ -4,6 +4,7 @@ import { sleep } from 'n8n-workflow';
 import { digest, hourOf, recordOf } from './deliveries';
 import { ignoredBecause, readEvent } from './event';
 import { signingKey, verifySignature, type Headers } from './signature';
+import { untilSaved } from './staticDataSave';
 
 type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & {
 	rawBody?: Buffer;
@@ -129,14 +130,6 @@ async function startOnce(context: IWebhookFunctions, id: string, run: IWebhookRe
 	}
 }
 
-/**
- * How long the accepted answer's bytes wait after n8n wrote it. n8n saves the static data (this
- * delivery's id) right after it writes the answer and says nothing when that is done; an answer
- * sent before the save could bring the sender's retry (after a lost answer) to another webhook
- * processor before the id is there. A local database saves in a few milliseconds.
- */
-const SAVE_GRACE_MS = 30;
-
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 /**
@@ -144,8 +137,10 @@ type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
  * anything else or the connection ends first. At the 2xx, `done` writes the record again, just
  * before n8n saves it: setting up the run re-wraps the static data and clears its "changed" mark
  * (n8n 2.41 and 1.123, ObservableObject.create), and by then the record may also hold ids
- * accepted while this run was being made. The bytes go out SAVE_GRACE_MS later (n8n's own second
- * end() call, a tick on, is held until then).
+ * accepted while this run was being made. n8n writes the answer first and saves after, so the
+ * bytes are held until the save has landed (see staticDataSave.ts): a sender that retries the
+ * moment it has the 2xx, at another webhook processor, finds the id saved. n8n's own second end()
+ * call, a tick on, is held with them.
  */
 function whenAnswered(context: IWebhookFunctions, saved: IDataObject | undefined, done: (accepted: boolean) => void): void {
 	const response: Response = context.getResponseObject();
@@ -166,7 +161,7 @@ function whenAnswered(context: IWebhookFunctions, saved: IDataObject | undefined
 			return end.apply(this, args);
 		}
 		held = true;
-		void sleep(SAVE_GRACE_MS).then(() => {
+		void untilSaved(context).then(() => {
 			response.end = end;
 			end.apply(response, args);
 		});

@@ -40,9 +40,10 @@ const DEFAULT_WORKFLOW = 'wf-1';
  * type, n8n-core's WebhookContext runs the node's webhook() on a workflow loaded with its saved
  * static data. A result without items is answered by the node (or with n8n's defaults); items start
  * a run through n8n-core's WorkflowExecute, and the answer is whatever the run hands back with
- * sendResponse, a Buffer body written as it is. Changed static data is saved once the answer is
- * out, and not when n8n could not create the run (`failRuns`: answered 500, as n8n does when its
- * database refuses the execution). Several workflows can be hosted at once, each at
+ * sendResponse, a Buffer body written as it is. Changed static data is saved right after the answer
+ * is written (n8n's responseCallback), its changed mark cleared once the save has landed, and not
+ * when n8n could not create the run (`failRuns`: answered 500, as n8n does when its database
+ * refuses the execution). Several workflows can be hosted at once, each at
  * /webhook/<workflow id>/webhook with its own static data.
  */
 export class TriggerServer {
@@ -58,6 +59,12 @@ export class TriggerServer {
 	private readonly inFlight = new Set<Promise<void>>();
 	/** While true, n8n "cannot create" runs: every delivery that would start one is answered 500. */
 	failRuns = false;
+	/** How long the database takes to save static data (a busy or remote database). */
+	saveDelayMs = 0;
+	/** While true, every static data save fails: n8n logs it and leaves the data marked changed. */
+	failSaves = false;
+	/** While true, the node cannot read n8n's changed mark (as on an n8n that keeps it elsewhere). */
+	hideChangeMark = false;
 
 	constructor(parameters: INodeParameters, signingSecret: string) {
 		this.host(DEFAULT_WORKFLOW, parameters, signingSecret);
@@ -159,11 +166,21 @@ export class TriggerServer {
 			workflowExecuteAdditionalData: additionalData,
 		} as IWebhookData;
 		const context = new WebhookContext(workflow, node, additionalData, hosted.mode, webhookData, [], null);
+		const given = this.hideChangeMark ? withoutWorkflow(context) : context;
 
+		// n8n's WorkflowStaticDataService.saveStaticData: the mark is cleared only once the write has landed.
+		const saveStaticData = async () => {
+			if (hosted.mode !== 'webhook' || workflow.staticData.__dataChanged !== true) return;
+			const copy = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+			await sleep(this.saveDelayMs);
+			if (this.failSaves) return;
+			hosted.saved = copy;
+			workflow.staticData.__dataChanged = false;
+		};
 		const answer: Answer = { workflowId, status: 0, body: undefined };
 		let result: IWebhookResponseData | undefined;
 		try {
-			result = await this.trigger.webhook!.call(context);
+			result = await this.trigger.webhook!.call(given);
 		} catch (error) {
 			answer.threw = error;
 		}
@@ -178,28 +195,40 @@ export class TriggerServer {
 		} else {
 			// Setting up the run re-wraps the static data and clears its changed mark (n8n's ObservableObject.create).
 			workflow.staticData.__dataChanged = false;
+			let saving: Promise<void> | undefined;
 			const run = await runFromWebhook(workflow, node, result.workflowData, additionalData, hosted.mode, (response) => {
 				if (res.headersSent) return;
 				res.status(response.statusCode ?? 200);
 				for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
 				if (Buffer.isBuffer(response.body)) res.end(response.body);
 				else res.json(response.body);
+				saving = saveStaticData();
 			});
+			await saving;
 			answer.started = run.data.resultData.runData[node.name]?.[0]?.data?.main[0] ?? [];
 			this.started.push(answer.started);
 			// A run that never answered: n8n's responseNode default once it ends.
 			if (!res.headersSent) res.status(200).end();
 		}
-		if (save && hosted.mode === 'webhook' && workflow.staticData.__dataChanged === true) {
-			hosted.saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
-		}
+		if (save) await saveStaticData();
 		// The node may answer a moment later; n8n would leave a request nobody answers hanging: make that visible.
-		for (let waited = 0; !res.headersSent && waited < 2000; waited += 5) await sleep(5);
+		for (let waited = 0; !res.headersSent && waited < 10_000; waited += 5) await sleep(5);
 		if (!res.headersSent) res.status(504).json({ message: 'The node answered nothing' });
 		answer.status = res.statusCode;
 		answer.body = safeJson(Buffer.from(sentBody ?? ''), sentBody);
 		this.answers.push(answer);
 	}
+}
+
+/** The context as the node sees it, without n8n-core's `workflow` field (its methods still use it). */
+function withoutWorkflow(context: WebhookContext): WebhookContext {
+	return new Proxy(context, {
+		get(target, name) {
+			if (name === 'workflow') return undefined;
+			const value: unknown = Reflect.get(target, name);
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+		},
+	});
 }
 
 async function readBody(req: Request): Promise<Buffer> {

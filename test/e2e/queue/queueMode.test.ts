@@ -198,7 +198,8 @@ async function settledReports(fake: FakeIntelliprint): Promise<string[]> {
 }
 
 describe('queue mode: webhook deliveries across two webhook processors', () => {
-	const ROUNDS = 25;
+	/** `QUEUE_DELIVERY_ROUNDS` sends more, for a longer proof of the same race. */
+	const ROUNDS = Number(import.meta.env?.QUEUE_DELIVERY_ROUNDS || 25);
 
 	it('a delivery retried to the other processor after our answer starts the workflow once; copies arriving together are counted', async ({
 		annotate,
