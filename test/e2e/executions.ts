@@ -11,7 +11,7 @@ export interface SavedExecution {
 	workflowId: string;
 	status: string;
 	finished: boolean;
-	/** The trigger's output items' json, or undefined when the run data holds none. */
+	/** The trigger's items' json (what it put out, or for a run that never ran it, what it was started with), or undefined. */
 	items?: unknown[];
 }
 
@@ -35,8 +35,12 @@ db.all('SELECT e.id, e.workflowId, e.status, e.finished, d.data FROM execution_e
 	const out = rows.map((row) => {
 		let items;
 		try {
-			const task = parse(row.data).resultData.runData.Trigger[0];
-			items = task.data.main[0].map((item) => item.json);
+			const data = parse(row.data);
+			const task = data.resultData.runData.Trigger?.[0];
+			// A run n8n created but never finished (killed at exit, marked crashed at the next start) holds its
+			// trigger's items only in the stack it was started with.
+			const started = data.executionData?.nodeExecutionStack?.find((entry) => entry.node.name === 'Trigger');
+			items = (task ?? started).data.main[0].map((item) => item.json);
 		} catch {}
 		return { id: row.id, workflowId: row.workflowId, status: row.status, finished: Boolean(row.finished), items };
 	});

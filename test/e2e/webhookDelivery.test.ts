@@ -118,20 +118,26 @@ describe(`Intelliprint Trigger: a 2xx only for runs n8n has (n8n ${LINE}.x, sqli
 			const attempts = midway;
 			const result = report(attempts, await runs('restart'));
 			// A sender told to send again (its connection dropped, or n8n answered 500 while stopping: a run n8n was
-			// only starting can still go on to the end) may see its event run twice: at-least-once, never lost. And
-			// n8n 1.x cancels, on SIGTERM, every run that answers its webhook from inside the run, even one that has
-			// answered already (ActiveExecutions.shutdown; fixed in 2.x by n8n PR #24879): such a run is saved as
-			// canceled with the event in it.
-			const canceledAtShutdown = result.runsNotSucceeded.filter((run) => run.split(' ')[1] === 'canceled').map((run) => run.split(' ')[2]);
+			// only starting can still go on to the end) may see its event run twice: at-least-once, never lost. Two
+			// ways n8n ends at shutdown a run that has answered, each kept with the event in it, in n8n's list:
+			// - n8n 1.x cancels, on SIGTERM, every run that answers its webhook from inside the run, even one that has
+			//   answered already (ActiveExecutions.shutdown; fixed in 2.x by n8n PR #24879): saved as canceled;
+			// - n8n 2.x keeps taking webhook requests while it stops, and exits once its list of running executions
+			//   is empty (start.js stopProcess): a run created after that check is killed at exit, and the next start
+			//   marks it crashed, with the event in the data it was started with (seen once in CI, 1 of 120).
+			const endedAtShutdown = result.runsNotSucceeded
+				.map((run) => run.split(' '))
+				.filter(([, status]) => status === 'crashed' || (LINE === 1 && status === 'canceled'))
+				.map(([, , event]) => event);
 			const toldToResend = new Set(attempts.filter((a) => a.status === 0 || a.status >= 500).map((a) => a.event));
 			const anomalies = {
-				lost: result.acceptedWithoutRun.filter((event) => !(LINE === 1 && canceledAtShutdown.includes(event))),
+				lost: result.acceptedWithoutRun.filter((event) => !endedAtShutdown.includes(event)),
 				ranTwice: result.ranTwice.filter((event) => !toldToResend.has(event)),
 				unexpectedRuns: result.unexpectedRuns.filter((event) => !toldToResend.has(event)),
 			};
 			const seen = new Set([...result.acceptedWithoutRun, ...result.ranTwice, ...result.unexpectedRuns]);
 			const theirAttempts = attempts.filter((a) => seen.has(a.event)).map((a) => `${a.event} ${a.status} ${a.ms}ms`);
-			await annotate(JSON.stringify({ ...result, runsNotSucceeded: result.runsNotSucceeded.length, canceledAtShutdown, theirAttempts }));
+			await annotate(JSON.stringify({ ...result, runsNotSucceeded: result.runsNotSucceeded.length, endedAtShutdown, theirAttempts }));
 			expect(anomalies).toEqual({ lost: [], ranTwice: [], unexpectedRuns: [] });
 			expect(new Set(attempts.filter((a) => a.status === 200).map((a) => a.event)).size).toBe(midwayIds.length);
 		});
