@@ -39,14 +39,20 @@ async function deliverAndLook(workflowId: string, id: string) {
 	return { answer, savedWhenAnswered, waitedMs };
 }
 
+/** A workflow of its own, on a database and an n8n that behave as `settings` say. */
+function newWorkflow(settings: Partial<Pick<TriggerServer, 'saveDelayMs' | 'failSaves' | 'hideChangeMark'>>): string {
+	const workflowId = `wf-save-${++workflows}`;
+	server.host(workflowId, PARAMETERS, secret);
+	Object.assign(server, settings);
+	return workflowId;
+}
+
 const runsOf = (workflowId: string) => server.answers.filter((a) => a.workflowId === workflowId && a.started).length;
 
 describe('Intelliprint Trigger: the 2xx leaves only once the delivery is saved', () => {
 	// n8n writes the answer, then saves: a database that takes a while must not let the 2xx out first.
 	it.each([0, 40, 300])('a save that takes %i ms: the id is in the database when the 2xx arrives, and a retry to another processor is a duplicate', async (delay) => {
-		const workflowId = `wf-save-${++workflows}`;
-		server.host(workflowId, PARAMETERS, secret);
-		server.saveDelayMs = delay;
+		const workflowId = newWorkflow({ saveDelayMs: delay });
 
 		const first = await deliverAndLook(workflowId, `msg_saved_${delay}`);
 		expect(first.answer).toBe('200 {"received":true}');
@@ -60,9 +66,7 @@ describe('Intelliprint Trigger: the 2xx leaves only once the delivery is saved',
 	});
 
 	it('a save that fails (n8n logs it) still answers 200 for the run that exists, once the wait gives up', async () => {
-		const workflowId = `wf-save-${++workflows}`;
-		server.host(workflowId, PARAMETERS, secret);
-		server.failSaves = true;
+		const workflowId = newWorkflow({ failSaves: true });
 
 		const first = await deliverAndLook(workflowId, 'msg_save_fails');
 		expect(first.answer).toBe('200 {"received":true}');
@@ -73,9 +77,7 @@ describe('Intelliprint Trigger: the 2xx leaves only once the delivery is saved',
 	});
 
 	it("where n8n's changed mark cannot be read, it answers after a short fixed wait, and the id is still saved", async () => {
-		const workflowId = `wf-save-${++workflows}`;
-		server.host(workflowId, PARAMETERS, secret);
-		server.hideChangeMark = true;
+		const workflowId = newWorkflow({ hideChangeMark: true });
 
 		const first = await deliverAndLook(workflowId, 'msg_no_mark');
 		expect(first.answer).toBe('200 {"received":true}');
