@@ -1,28 +1,49 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { bodyText, parseJson } from './answers';
+
 /** The error body every Intelliprint error carries. */
 export interface IntelliprintErrorBody {
 	error?: { message?: string; type?: string; code?: string; param?: string };
 }
 
-interface Explanation {
-	message: (param?: string) => string;
-	hint: string;
+/** What the answer told: a field named, the request ID, the status. */
+interface Known {
+	param?: string;
+	requestId?: string;
+	status: number;
 }
+
+interface Explanation {
+	message: (known: Known) => string;
+	hint: string | ((known: Known) => string);
+}
+
+// Advice about "that field" only fits when the API named one.
+const NO_FIELD = 'Intelliprint named no field, so';
 
 const EXPLANATIONS: Record<string, Explanation> = {
 	parameter_missing: {
-		message: (param) => `Intelliprint needs a value for "${param ?? 'a required field'}"`,
-		hint: 'Fill in that field in the node (for a file, check that the input item has the binary property).',
+		message: ({ param }) => (param ? `Intelliprint needs a value for "${param}"` : 'Intelliprint is missing a required value'),
+		hint: ({ param }) =>
+			param
+				? 'Fill in that field in the node (for a file, check that the input item has the binary property).'
+				: `${NO_FIELD} check that the node's required fields have a value for this item (for a file, that the input item has the binary property).`,
 	},
 	parameter_invalid: {
-		message: (param) => `Intelliprint refused the value given for "${param ?? 'a field'}"`,
-		hint: 'Check that field against the allowed values shown in the node and try again.',
+		message: ({ param, status }) => (param ? `Intelliprint refused the value given for "${param}"` : `Intelliprint refused the request (HTTP ${status})`),
+		hint: ({ param }) =>
+			param
+				? 'Check that field against the allowed values shown in the node and try again.'
+				: `${NO_FIELD} check every value the node sent for this item (those set by expressions especially) and try again.`,
 	},
 	parameter_unknown: {
-		message: (param) => `Intelliprint does not know the field "${param ?? 'sent'}"`,
-		hint: 'Remove that field. If it came from a Metadata key or an expression, check its spelling.',
+		message: ({ param }) => (param ? `Intelliprint does not know the field "${param}"` : 'Intelliprint does not know a field that was sent'),
+		hint: ({ param }) =>
+			param
+				? 'Remove that field. If it came from a Metadata key or an expression, check its spelling.'
+				: `${NO_FIELD} check the spelling of Metadata keys and of field names set by expressions.`,
 	},
 	body_incorrect_format: {
 		message: () => 'Intelliprint could not read the request body',
@@ -58,7 +79,8 @@ const EXPLANATIONS: Record<string, Explanation> = {
 	},
 	internal_error: {
 		message: () => 'Intelliprint had an internal fault',
-		hint: 'Try again in a few minutes. If it keeps happening, send the request ID to Intelliprint support.',
+		hint: ({ requestId }) =>
+			`Try again in a few minutes. If it keeps happening, ${requestId ? 'send the request ID to Intelliprint support' : 'contact Intelliprint support with the time of this run'}.`,
 	},
 };
 
@@ -72,23 +94,42 @@ const BY_STATUS: Record<number, string> = {
 	429: 'rate_limited',
 };
 
-/**
- * What the server itself said in an error answer: Intelliprint's `error` object, or, from a proxy or a server that
- * answers otherwise, a top-level `message`, an `error` that is text, or a body that is plain text.
- */
-function serverWords(body: unknown): { message?: string; code?: string; param?: string } {
-	const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, 300) : undefined);
-	if (typeof body === 'string') return { message: text(body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ')) };
-	if (typeof body !== 'object' || body === null) return {};
-	const { error, message } = body as { error?: unknown; message?: unknown };
-	if (typeof error === 'object' && error !== null) {
-		const sent = error as IntelliprintErrorBody['error'] & object;
-		return { message: text(sent.message), code: text(sent.code), param: text(sent.param) };
-	}
-	return { message: text(error) ?? text(message) };
+const short = (value: unknown, length: number) =>
+	typeof value === 'string' && value.trim() ? value.replace(/\s+/g, ' ').trim().slice(0, length) : undefined;
+
+/** Intelliprint's own words, when the body is its error shape (always JSON `{error: {message, type, code, param}}`). */
+function intelliprintWords(answer: unknown): { message?: string; code?: string; param?: string } | undefined {
+	const error = typeof answer === 'object' && answer !== null ? (answer as IntelliprintErrorBody).error : undefined;
+	if (typeof error !== 'object' || error === null) return undefined;
+	const said = { message: short(error.message, 300), code: short(error.code, 60), param: short(error.param, 100) };
+	return said.message || said.code ? said : undefined;
 }
 
-/** Turns an API error answer into a message that says what happened and what to do, never naming a code or field the server did not send. */
+/** How another server's answer looked: a web page by its title only (the rest is markup), else its own short words. */
+function foreignWords(answer: unknown): string {
+	if (typeof answer === 'string' && /<(!doctype|html|head|body|title)\b/i.test(answer)) {
+		const title = short(/<title[^>]*>([^<]*)</i.exec(answer)?.[1], 100);
+		return title ? ` and a page titled "${title}"` : ' and a web page';
+	}
+	const { message, error } = typeof answer === 'object' && answer !== null ? (answer as { message?: unknown; error?: unknown }) : {};
+	const words = short(typeof answer === 'string' ? answer : (message ?? error), 200);
+	if (words) return `, saying "${words}"`;
+	return answer === '' ? ' and an empty body' : '';
+}
+
+/** Advice for an answer that did not come from Intelliprint's API, by what its status says. */
+function foreignHint(status: number): string {
+	if (status === 413) return EXPLANATIONS.body_too_large.hint as string;
+	if (status >= 500) {
+		return 'Intelliprint, or the way to it, may be down or busy: try again in a few minutes. If it keeps happening, check the Base URL in the Intelliprint API credential and any proxy n8n uses.';
+	}
+	return "Check the Base URL in the Intelliprint API credential, and any proxy or firewall that n8n's requests pass through.";
+}
+
+/**
+ * Turns an API error answer into a message that says what happened and what to do, never naming a code or field the
+ * server did not send, and never quoting another server (a proxy's or gateway's page) as Intelliprint.
+ */
 export function apiError(
 	node: INode,
 	status: number,
@@ -97,27 +138,37 @@ export function apiError(
 	itemIndex: number | undefined,
 	extraHint?: string,
 ): NodeApiError {
-	const said = serverWords(body);
-	const code = said.code ?? BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'parameter_invalid');
+	// The credential test hands the body over as its HTTP helper left it: text, bytes or parsed JSON.
+	const answer = typeof body === 'string' || Buffer.isBuffer(body) || body instanceof ArrayBuffer ? (parseJson(body) ?? bodyText(body)) : body;
+	const said = intelliprintWords(answer);
+	// The code the answer implies drives the node's own decisions (e.g. a smaller request on body_too_large).
+	const code = said?.code ?? BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'parameter_invalid');
 	const explanation = EXPLANATIONS[code] ?? EXPLANATIONS.parameter_invalid;
-	// Without a field named, a refusal is of the request, not of "a field" the server never mentioned.
-	const message = code === 'parameter_invalid' && !said.param ? `Intelliprint refused the request (HTTP ${status})` : explanation.message(said.param);
-	const details = [
-		said.message ? `Intelliprint said: ${said.message}` : undefined,
-		`${said.code ? `Code: ${said.code}${said.param ? `, param: ${said.param}` : ''}, ` : ''}HTTP ${status}`,
-		requestId ? `Request ID: ${requestId}` : undefined,
-		extraHint ?? explanation.hint,
-	].filter(Boolean);
-	const apiError = new NodeApiError(node, (typeof body === 'object' && body !== null ? body : {}) as JsonObject, {
+	const known: Known = { param: said?.param, requestId, status };
+	const hint = typeof explanation.hint === 'string' ? explanation.hint : explanation.hint(known);
+	const details = said
+		? [
+				said.message ? `Intelliprint said: ${said.message}` : undefined,
+				`${said.code ? `Code: ${said.code}${said.param ? `, param: ${said.param}` : ''}, ` : ''}HTTP ${status}`,
+				requestId ? `Request ID: ${requestId}` : undefined,
+				extraHint ?? hint,
+			]
+		: [
+				`A proxy, gateway or load balancer answered with HTTP ${status}${foreignWords(answer)}`,
+				requestId ? `Request ID: ${requestId}` : undefined,
+				extraHint ?? foreignHint(status),
+			];
+	const message = said ? explanation.message(known) : `The answer came from something between n8n and Intelliprint, not from Intelliprint (HTTP ${status})`;
+	const apiError = new NodeApiError(node, (said ? answer : {}) as JsonObject, {
 		message,
 		// Joined as sentences: the API's message often ends with its own full stop.
-		description: details.map((detail) => String(detail).replace(/\.$/, '')).join('. ') + '.',
+		description: details.filter(Boolean).map((detail) => String(detail).replace(/\.$/, '')).join('. ') + '.',
 		httpCode: String(status),
 		itemIndex,
 	});
 	// The kind of failure, for the node's own decisions (a sent code, or the one its status implies).
 	apiError.context.code = code;
-	if (said.param) apiError.context.param = said.param;
+	if (said?.param) apiError.context.param = said.param;
 	if (requestId) apiError.context.requestId = requestId;
 	return apiError;
 }

@@ -81,7 +81,7 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 	if (status >= 500 && !repeatable) hints.push(`The request was not repeated. ${MAY_HAVE_ACTED_HINT}`);
 	const retryAfter = retryAfterMs(header(response, 'retry-after'));
 	if (retryAfter !== undefined && status >= 500) {
-		hints.push(`Intelliprint asks to try again after ${new Date(Date.now() + retryAfter).toISOString().replace(/\.\d+Z$/, 'Z')}.`);
+		hints.push(`The server asks to try again after ${new Date(Date.now() + retryAfter).toISOString().replace(/\.\d+Z$/, 'Z')}.`);
 	}
 	const error = apiError(node, status, parseJson(response.body) ?? bodyText(response.body), header(response, 'request-id'), request.itemIndex, hints.join(' ') || undefined);
 	if (status >= 500 && !repeatable) error.context.mayHaveActed = true;

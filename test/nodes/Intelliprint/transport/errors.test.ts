@@ -103,7 +103,7 @@ describe('API errors become messages that say what happened and what to do', () 
 		api.fake.faults.push({ method: 'GET', status: 503, headers: { 'retry-after': '3600' }, times: 1 });
 		const second = await api.run({ parameters: get });
 		expect(api.apiCalls()).toHaveLength(1);
-		expect(second.error?.description).toContain('Intelliprint asks to try again after');
+		expect(second.error?.description).toContain('The server asks to try again after');
 	});
 
 	it('the API refusing a real request names the parameter', async () => {
@@ -130,20 +130,19 @@ describe('API errors become messages that say what happened and what to do', () 
 
 describe('an error answer not in the API shape (a proxy, a gateway) keeps what the server said, and invents no code', () => {
 	const answers: Array<[string, number, { text: string; contentType: string }, string]> = [
-		['{"message": …} on a 400', 400, { text: JSON.stringify({ message: 'Postcode not recognised' }), contentType: 'application/json' }, 'Postcode not recognised'],
-		['a bare string on a 400', 400, { text: 'Request blocked by the firewall', contentType: 'text/plain' }, 'Request blocked by the firewall'],
-		['a 500 with a message', 500, { text: JSON.stringify({ message: 'Database unavailable' }), contentType: 'application/json' }, 'Database unavailable'],
-		['an HTML 502 page', 502, { text: '<html><body><h1>502 Bad Gateway</h1></body></html>', contentType: 'text/html' }, '502 Bad Gateway'],
+		['{"message": …} on a 400', 400, { text: JSON.stringify({ message: 'Postcode not recognised' }), contentType: 'application/json' }, ', saying "Postcode not recognised"'],
+		['a bare string on a 400', 400, { text: 'Request blocked by the firewall', contentType: 'text/plain' }, ', saying "Request blocked by the firewall"'],
+		['a 500 with a message', 500, { text: JSON.stringify({ message: 'Database unavailable' }), contentType: 'application/json' }, ', saying "Database unavailable"'],
+		['an HTML 502 page', 502, { text: '<html><body><h1>502 Bad Gateway</h1></body></html>', contentType: 'text/html' }, ' and a web page'],
 	];
 	for (const [label, status, body, said] of answers) {
 		it(label, async () => {
 			api.fake.faults.push({ method: 'GET', path: /\/prints\//, status, body, times: 4, retryAfter: 'none' });
 			const { error } = await api.run({ parameters: get });
-			expect(error?.description).toContain(`Intelliprint said: ${said}`);
-			expect(error?.description).toContain(`HTTP ${status}`);
-			expect(error?.description).not.toMatch(/Code: |param/);
-			expect(error?.message).not.toContain('"a field"');
-			if (status === 400) expect(error?.message).toBe('Intelliprint refused the request (HTTP 400)');
+			// Not Intelliprint's shape, so never quoted as Intelliprint's words.
+			expect(error?.description).toContain(`A proxy, gateway or load balancer answered with HTTP ${status}${said}.`);
+			expect(error?.description).not.toMatch(/Intelliprint said|Code: |param/);
+			expect(error?.message).toBe(`The answer came from something between n8n and Intelliprint, not from Intelliprint (HTTP ${status})`);
 		});
 	}
 });
