@@ -14,6 +14,8 @@ export interface Fault {
 	host?: 'api' | 'files';
 	/** How many matching requests it hits (default 1); Infinity for a storm that never ends. */
 	times?: number;
+	/** How many matching requests it lets through first (the second part of a run, say). */
+	after?: number;
 	status?: number;
 	/** Close the connection without an answer (kept for older tests; `reset` says when). */
 	drop?: boolean;
@@ -49,6 +51,10 @@ export function takeFault(faults: Fault[], host: 'api' | 'files', method: string
 	const index = faults.findIndex((f) => (f.host ?? 'api') === host && (!f.method || f.method === method) && (!f.path || f.path.test(path)));
 	if (index === -1) return undefined;
 	const fault = faults[index];
+	if (fault.after) {
+		fault.after--;
+		return undefined;
+	}
 	fault.times = (fault.times ?? 1) - 1;
 	if (fault.times <= 0) faults.splice(index, 1);
 	return fault;

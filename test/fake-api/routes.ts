@@ -7,7 +7,25 @@ type Answer = [number, unknown];
 const ok = (body: unknown): Answer => [200, publicView(body)];
 const idOf = (segment: string | undefined) => (segment === undefined ? undefined : decodeURIComponent(segment));
 
+/** A print job's price as `withholdCost` says the API answers it: given, left out, or not a number. */
+function priced(fake: FakeIntelliprint, answer: Answer | undefined): Answer | undefined {
+	if (!answer || !fake.withholdCost) return answer;
+	const strip = (job: unknown) => {
+		if (typeof job !== 'object' || job === null || (job as { object?: string }).object !== 'print') return;
+		const entry = job as { cost?: unknown };
+		if (fake.withholdCost === 'absent') delete entry.cost;
+		else entry.cost = { amount: 'unknown', after_tax: null, currency: 'GBP' };
+	};
+	const body = answer[1] as { data?: unknown[] };
+	for (const job of Array.isArray(body?.data) ? body.data : [body]) strip(job);
+	return answer;
+}
+
 async function prints(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields): Promise<Answer | undefined> {
+	return priced(fake, await printAnswer(fake, method, id, url, fields));
+}
+
+async function printAnswer(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields): Promise<Answer | undefined> {
 	if (!id && method === 'POST') return ok(await fake.prints.create(fields));
 	if (!id && method === 'GET') return [200, fake.listEnvelope(fake.prints.list(url.searchParams), url.searchParams, PRINT_SORTS)];
 	if (id && method === 'GET') return ok(fake.prints.get(id));

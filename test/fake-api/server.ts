@@ -50,6 +50,8 @@ export class FakeIntelliprint {
 	private readerFreeAt = 0;
 	/** Every list answers its first page whatever `skip` says, with has_more while more exist. */
 	ignoreSkip = false;
+	/** Print jobs answered without their price (`absent`) or with one that is not a number (`unreadable`). */
+	withholdCost: false | 'absent' | 'unreadable' = false;
 	/** Requests that reached the separate file host. */
 	readonly fileRequests: HostRequest[] = [];
 	/** Requests that reached the foreign host redirects point to. */
@@ -136,6 +138,7 @@ export class FakeIntelliprint {
 		this.latencyMs = this.options.latencyMs ?? 0;
 		this.readEachMs = this.options.readEachMs ?? 0;
 		this.ignoreSkip = false;
+		this.withholdCost = false;
 	}
 
 	/** Requests that reached a host other than the API's carrying the API key (in a header, Basic credentials or the URL). */

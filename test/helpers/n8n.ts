@@ -93,6 +93,8 @@ export interface RunOptions {
 	asTool?: boolean;
 	/** n8n's On Error setting (overrides continueOnFail): "continueErrorOutput" gives the node its error output. */
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	/** A second Intelliprint node ("Intelliprint 2", same credential) fed by the first's output, in the same execution. */
+	then?: INodeParameters;
 }
 
 export interface RunResult {
@@ -112,13 +114,14 @@ export function testAdditionalData(
 	credentials: ICredentialDataDecryptedObject,
 	hooks?: ExecutionLifecycleHooks,
 	otherCredentials: Record<string, ICredentialDataDecryptedObject> = {},
+	executionId = 'exec-1',
 ): IWorkflowExecuteAdditionalData {
 	const credentialsHelper = new TestCredentialsHelper(
 		{ intelliprintApi: new IntelliprintApi(), intelliprintWebhookApi: new IntelliprintWebhookApi() },
 		{ intelliprintApi: credentials, ...otherCredentials },
 	);
 	return {
-		hooks, credentialsHelper, executionId: 'exec-1', currentNodeExecutionIndex: 0, variables: {},
+		hooks, credentialsHelper, executionId, currentNodeExecutionIndex: 0, variables: {},
 		restApiUrl: 'http://localhost/rest', instanceBaseUrl: 'http://localhost/', webhookBaseUrl: 'http://localhost/webhook',
 		webhookWaitingBaseUrl: 'http://localhost/webhook-waiting', webhookTestBaseUrl: 'http://localhost/webhook-test',
 		formBaseUrl: '', formWaitingBaseUrl: '', formTestBaseUrl: '', mcpBaseUrl: '', mcpTestBaseUrl: '',
@@ -149,6 +152,8 @@ export function singleNodeWorkflow(
 	return { workflow, node };
 }
 
+let executions = 0;
+
 /** Runs "Test Source → Intelliprint" through n8n-core's WorkflowExecute and returns Intelliprint's output. */
 export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 	await useBinaryMode(binaryModeReady === 'filesystem' ? 'filesystem' : 'default');
@@ -162,16 +167,20 @@ export async function runIntelliprint(options: RunOptions): Promise<RunResult> {
 			...(options.onError ? { onError: options.onError } : {}),
 		},
 	];
-	const workflow = new Workflow({
-		id: 'wf-test', nodes, nodeTypes, active: false, settings: { executionOrder: 'v1' },
-		connections: { Source: { main: [[{ node: 'Intelliprint', type: NodeConnectionTypes.Main, index: 0 }]] } },
-	});
+	const connections: Workflow['connectionsBySourceNode'] = { Source: { main: [[{ node: 'Intelliprint', type: NodeConnectionTypes.Main, index: 0 }]] } };
+	if (options.then) {
+		nodes.push({ ...nodes[1], id: 'ip2', name: 'Intelliprint 2', position: [400, 0], parameters: options.then });
+		connections.Intelliprint = { main: [[{ node: 'Intelliprint 2', type: NodeConnectionTypes.Main, index: 0 }]] };
+	}
+	const workflow = new Workflow({ id: 'wf-test', nodes, nodeTypes, active: false, settings: { executionOrder: 'v1' }, connections });
 
-	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', 'exec-1', { id: 'wf-test', name: 'test', active: false, nodes, connections: {}, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false } as never);
+	// Each run is an execution of its own, as in n8n (what the node keeps per execution must not leak between runs).
+	const executionId = `exec-${++executions}`;
+	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', executionId, { id: 'wf-test', name: 'test', active: false, nodes, connections: {}, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false } as never);
 	let finished!: (run: IRun) => void;
 	const done = new Promise<IRun>((resolve) => (finished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
-	const additionalData = testAdditionalData(options.credentials ?? {}, hooks);
+	const additionalData = testAdditionalData(options.credentials ?? {}, hooks, {}, executionId);
 
 	const runData: IRunExecutionData = {
 		startData: {}, resultData: { runData: {} },

@@ -2,8 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-work
 import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../helpers/errorItem';
-import { reportRun } from '../helpers/runReport';
+import { everyRowFailed } from '../helpers/everyRow';
 import { allCreated, createdBy, type Created } from '../helpers/ledger';
+import { recordAccount } from '../helpers/runAccount';
+import { hintRun } from '../helpers/runReport';
 import { errorForModel, forModel, usedAsTool } from '../helpers/toolMode';
 import { connectionSettings } from '../transport';
 import * as address from './address';
@@ -88,13 +90,15 @@ function stoppingError(ctx: IExecuteFunctions, error: NodeError, itemCount: numb
 		['Also created', only(undefined)],
 	];
 	const keyed = created.every(([, made]) => made.every((entry) => entry.keyed));
+	// Only Print Job → Create has "Skip Items Already Sent": no other operation is told to turn it on.
+	const skippable = ctx.getNodeParameter('resource', 0, '') === 'printJob' && ctx.getNodeParameter('operation', 0, '') === 'create';
 	error.description = [
 		error.description,
 		`The run stopped at item ${Number(error.context.itemIndex) + 1} of ${itemCount}, but these had already been created:`,
 		...groups.filter(([, entries]) => entries.length).map(([label, entries]) => `${label}: ${listed(entries)}.`),
 		keyed
 			? 'Running the same items again is safe: Skip Items Already Sent skips what was sent and confirms the drafts a limit held back once it allows.'
-			: 'Running the same items again would create them again: remove those items first, or turn on "Skip Items Already Sent".',
+			: `Running the same items again would create them again: remove those items first${skippable ? ', or turn on "Skip Items Already Sent"' : ''}.`,
 	]
 		.filter(Boolean)
 		.join(' ');
@@ -118,19 +122,19 @@ async function parallelItems(ctx: IExecuteFunctions, itemCount: number): Promise
  * had been created by then.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	if (!usedAsTool(this)) return await reported(this, await runItems.call(this));
-	// An AI agent reads the result: print jobs come with a summary, errors speak of its arguments.
+	const tool = usedAsTool(this);
 	try {
-		return (await reported(this, await runItems.call(this))).map(forModel);
+		const output = await runItems.call(this);
+		await hintRun(this, output[0] ?? []);
+		// The door where items leave the node: an AI agent reads print jobs with a summary, errors about its arguments.
+		return tool ? output.map((items) => forModel(this, items)) : output;
 	} catch (caught) {
-		throw errorForModel(this, caught instanceof NodeError ? caught : new NodeOperationError(this.getNode(), caught as Error));
+		const error = caught instanceof NodeError ? caught : new NodeOperationError(this.getNode(), caught as Error);
+		throw tool ? errorForModel(this, error) : error;
+	} finally {
+		// What the execution did to print jobs, however this run ended (a run that stops after charging included).
+		recordAccount(this);
 	}
-}
-
-/** The run's output, once its custom data and hints are recorded (see runReport.ts). */
-async function reported(ctx: IExecuteFunctions, output: INodeExecutionData[][]): Promise<INodeExecutionData[][]> {
-	await reportRun(ctx, output[0] ?? []);
-	return output;
 }
 
 async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -143,7 +147,8 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 		} catch (caught) {
 			const error = itemError(this, caught, 0);
 			if (!this.continueOnFail()) throw stoppingError(this, error, items.length);
-			return [[errorItem(this, error, Number(error.context.itemIndex ?? 0))]];
+			// It failed before it could tell its rows apart: each of them gets the error, none goes without an outcome.
+			return [everyRowFailed(this, error)];
 		}
 	}
 	const results: INodeExecutionData[][] = new Array(items.length);

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
 
 import { createdBy } from './ledger';
-import { errorForModel, usedAsTool } from './toolMode';
 
 /**
  * An error item for Continue On Fail, naming what the item had created before it failed (and the draft a spending
@@ -15,21 +14,29 @@ import { errorForModel, usedAsTool } from './toolMode';
  */
 export function errorItem(ctx: IExecuteFunctions, error: NodeError, itemIndex: number): INodeExecutionData {
 	const created = createdBy(ctx, itemIndex);
-	const forModel = usedAsTool(ctx);
-	if (forModel) errorForModel(ctx, error);
 	const held = error.context.heldDraft as IDataObject | undefined;
 	const pairedItem = { item: itemIndex };
 	if (ctx.getNode().onError === 'continueErrorOutput') {
 		const told = [error.description, created.length && !error.description?.includes(created[0]) ? `Created for this item: ${created.join(', ')}.` : ''];
-		return { json: { error: error.message, message: told.filter(Boolean).join(' ') || error.message }, pairedItem };
+		return kept({ json: { error: error.message, message: told.filter(Boolean).join(' ') || error.message }, pairedItem }, error);
 	}
-	return {
-		json: {
-			error: error.message,
-			...(error.description && !forModel ? { description: error.description } : {}),
-			...(created.length ? { created_ids: created } : {}),
-			...(held ? { draft_id: held.id, draft_cost_after_tax_gbp: held.costGbp } : {}),
-		},
-		pairedItem,
+	const json: IDataObject = {
+		error: error.message,
+		...(error.description ? { description: error.description } : {}),
+		...(created.length ? { created_ids: created } : {}),
+		...(held ? { draft_id: held.id, draft_cost_after_tax_gbp: held.costGbp } : {}),
 	};
+	return kept({ json, pairedItem }, error);
+}
+
+/** Each error item's error, for the wording an AI agent reads (toolMode.ts), kept beside the item, not in it. */
+const errorsOfItems = new WeakMap<IDataObject, NodeError>();
+
+function kept(item: INodeExecutionData, error: NodeError): INodeExecutionData {
+	errorsOfItems.set(item.json, error);
+	return item;
+}
+
+export function errorOfItem(json: IDataObject): NodeError | undefined {
+	return errorsOfItems.get(json);
 }

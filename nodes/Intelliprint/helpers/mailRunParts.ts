@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
-import { errorItem } from './errorItem';
 import type { Recipient } from './recipients';
 
 /**
@@ -96,27 +95,6 @@ export function addressDigest(recipientOfRow: Map<number, Recipient>): (rows: nu
 		for (const row of rows) hash.update(JSON.stringify(recipientOfRow.get(row)?.address ?? null));
 		return hash.digest('base64url').slice(0, 10);
 	};
-}
-
-/** Rows in words, numbered from 1: "item 4", "items 1 to 100", "97 items from item 1 to item 100". */
-function rowsInWords(rows: number[]): string {
-	const [first, last] = [rows[0] + 1, rows[rows.length - 1] + 1];
-	if (rows.length === 1) return `item ${first}`;
-	return last - first + 1 === rows.length ? `items ${first} to ${last}` : `${rows.length} items from item ${first} to item ${last}`;
-}
-
-/**
- * A failure of a mail run (or of one of its print jobs) as each of its rows sees it: with Continue
- * On Fail an error item per row, paired with it, so that no row is left without an outcome;
- * without, the error (thrown) names the rows whose letters it concerns.
- */
-export function rowsFailed(ctx: IExecuteFunctions, caught: unknown, rows: number[]): INodeExecutionData[] {
-	const error = caught instanceof NodeError ? caught : new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex: rows[0] });
-	if (!ctx.continueOnFail()) {
-		error.description = [error.description, `This concerns the letters of ${rowsInWords(rows)}.`].filter(Boolean).join(' ');
-		throw error;
-	}
-	return rows.map((row) => errorItem(ctx, error, row));
 }
 
 /** A mail run of more rows than "Letters per Print Job" is sent as several print jobs, one part each. */

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
+import { rowsFailed, rowsInWords } from './everyRow';
 import type { Recipient } from './recipients';
 
 /** Recipients per request: large lists go in few requests, each well inside the API's body limit. */
@@ -18,24 +19,52 @@ function chunks<T>(entries: T[], size = RECIPIENTS_PER_REQUEST): T[][] {
 	return parts;
 }
 
+/** What sending rows to a list did: the list as the last answer shows it, the rows it holds now, and the others' errors. */
+export interface RowsSent {
+	list?: MailingList;
+	sentRows: number[];
+	errorItems: INodeExecutionData[];
+}
+
 /**
- * Appends recipients to a list (the first request may also replace the old ones and change other
- * fields), in as few requests as the API allows. Returns the list as the last answer shows it.
+ * Sends rows' recipients to a list in as few requests as the API allows (`send` makes one request of a part; the
+ * first may create the list, or replace the old recipients and change other fields). A part the API refuses, or
+ * that fails on the way, gives its error to its own rows and the parts after it are still sent (see everyRow.ts);
+ * without Continue On Fail it stops the run, saying which rows were already on the list.
  */
-export async function sendRecipients(
+export async function sendInParts(
 	ctx: IExecuteFunctions,
-	listId: string,
-	recipients: Recipient[],
-	itemIndex: number,
-	first: IDataObject = {},
-): Promise<MailingList> {
-	let list: MailingList | undefined;
-	const parts = recipients.length ? chunks(recipients) : [[]];
-	for (const [index, part] of parts.entries()) {
-		const json: IDataObject = { ...(index === 0 ? first : {}), ...(part.length ? { recipients: part } : {}) };
-		list = await apiRequest<MailingList>(ctx, { expect: EXPECT.mailingList, method: 'POST', path: `/mailing_lists/${listId}`, json, itemIndex });
+	rows: { recipients: Recipient[]; itemIndexes: number[] },
+	send: (part: Recipient[], index: number, list: MailingList | undefined) => Promise<MailingList>,
+): Promise<RowsSent> {
+	const result: RowsSent = { sentRows: [], errorItems: [] };
+	// No rows to send (a list made or changed per item): one request, whose failure is the item's own.
+	if (!rows.recipients.length) return { ...result, list: await send([], 0, undefined), sentRows: rows.itemIndexes };
+	for (const [index, part] of chunks(rows.recipients.map((_, at) => at)).entries()) {
+		const partRows = part.map((at) => rows.itemIndexes[at]);
+		try {
+			result.list = await send(part.map((at) => rows.recipients[at]), index, result.list);
+			result.sentRows.push(...partRows);
+		} catch (caught) {
+			const before = result.sentRows.length && result.list ? `The recipients of ${rowsInWords(result.sentRows)} were added to mailing list ${result.list.id} before this.` : undefined;
+			result.errorItems.push(...rowsFailed(ctx, caught, partRows, before));
+		}
 	}
-	return list!;
+	return result;
+}
+
+/** One request of `sendInParts` to an existing list: appends a part, the first also carrying `first`'s changes. */
+export function appendTo(ctx: IExecuteFunctions, listId: string, itemIndex: number, first: IDataObject = {}) {
+	return async (part: Recipient[], index: number): Promise<MailingList> => {
+		const json: IDataObject = { ...(index === 0 ? first : {}), ...(part.length ? { recipients: part } : {}) };
+		return await apiRequest<MailingList>(ctx, { expect: EXPECT.mailingList, method: 'POST', path: `/mailing_lists/${listId}`, json, itemIndex });
+	};
+}
+
+/** A list and the rows it now holds as one item; each row not sent comes out with its own error. */
+export function listItems(sent: RowsSent): INodeExecutionData[] {
+	const listed = sent.list && sent.sentRows.length ? [{ json: sent.list, pairedItem: sent.sentRows.map((item) => ({ item })) }] : [];
+	return [...listed, ...sent.errorItems];
 }
 
 /**

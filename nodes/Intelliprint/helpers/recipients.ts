@@ -31,6 +31,9 @@ function addressLine(ctx: IExecuteFunctions, itemIndex: number, value: unknown):
 	return lines.filter(Boolean).join('\n');
 }
 
+/** What the address is for, in the words of the operation that reads it: only a print job makes a letter. */
+const PURPOSE: Record<string, string> = { printJob: ' for its letter', mailingList: ' for the mailing list', mailingListRecipient: ' for the mailing list' };
+
 /** The labels of the recipient fields, as the panel and the tool's arguments name them. */
 const FIELD_LABELS: Record<AddressField, string> = { name: 'Recipient Name', address: 'Address Lines', postcode: 'Postcode', country: 'Country' };
 
@@ -67,7 +70,7 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 	const postcode = textValue(ctx, itemIndex, raw.postcode, 'Postcode')?.trim();
 	const missing = ([[name, 'name', 'Recipient Name'], [line, 'address lines', 'Address Lines'], [postcode, 'postcode', 'Postcode']] as const).filter(([value]) => !value);
 	if (missing.length) {
-		const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.map(([, what]) => what).join(', no ')} for its letter`, { itemIndex });
+		const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.map(([, what]) => what).join(', no ')}${PURPOSE[String(ctx.getNodeParameter('resource', itemIndex, ''))] ?? ''}`, { itemIndex });
 		if (usedAsTool(ctx)) {
 			// In the labels of the tool's arguments, which errorForModel turns into their names. (The
 			// item holds the call's own bookkeeping, toolCallId and such: no use to the model.)
@@ -142,9 +145,4 @@ function refusedRows(ctx: IExecuteFunctions, refused: NodeOperationError[]): Nod
 		itemIndex: refused[0].context.itemIndex as number,
 		description: `${listed.join('; ')}${refused.length > 10 ? `; and ${refused.length - 10} more` : ''}. Correct them and run again, or set On Error to "Continue" (or "Continue (using error output)") to send the other rows and get each refused one on its own item.`,
 	});
-}
-
-/** All items' recipients when the operation takes them from the items, else none for this item. */
-export function recipientsForRun(ctx: IExecuteFunctions, fromItems: boolean, itemIndex: number): RunRecipients {
-	return fromItems ? recipientsOfAllItems(ctx) : { recipients: [], itemIndexes: [itemIndex], errorItems: [] };
 }

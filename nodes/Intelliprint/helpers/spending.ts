@@ -3,10 +3,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, connectionSettings, EXPECT } from '../transport';
 import { issueConfirmPass, type ConfirmPass } from '../transport/confirmPass';
-import { recordConfirmed } from './ledger';
 import type { PrintJob } from './output';
+import { noteHeld } from './runAccount';
 import { dayShowing, LISTING_WAIT_MS, ukMidnight } from './spendingDay';
-import { PER_POUND, pounds, strictBoolean, strictPounds } from './strictValues';
+import { PER_POUND, pounds, priceAfterTax, strictBoolean, strictPounds } from './strictValues';
 import { updatePrintJob } from './updatePrintJob';
 
 export { ukMidnight } from './spendingDay';
@@ -36,7 +36,11 @@ export interface ConfirmAsk {
 function refusal(ctx: IExecuteFunctions, itemIndex: number, message: string, lines: string[], draft?: PrintJob): NodeOperationError {
 	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex, description: lines.filter(Boolean).join(' ') });
 	// The draft a limit held back, for the error item (errorItem.ts): what to confirm by hand, and what it costs.
-	if (draft) error.context.heldDraft = { id: draft.id, costGbp: (draft.cost?.after_tax ?? 0) / PER_POUND };
+	if (draft) {
+		noteHeld(ctx, draft);
+		const cost = priceAfterTax(draft);
+		error.context.heldDraft = { id: draft.id, costGbp: cost === undefined ? null : cost / PER_POUND };
+	}
 	// A model cannot change a limit or a setting: it must not be told to call again.
 	error.context.adviceForModel = true;
 	// The refusal says itself what a rerun does; the router adds no other instruction.
@@ -106,11 +110,19 @@ const unreadableInRun = new WeakMap<IExecuteFunctions, string>();
 /** Confirms a draft within the limits of its plan, or refuses (the draft stays, the error names it). */
 export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, plan: ConfirmPlan & { kind: 'checked' }): Promise<PrintJob> {
 	if (draft.confirmed) return draft;
-	const why = `Print job ${draft.id} (${letters(draft)}, ${pounds(draft.cost?.after_tax ?? 0)} after tax) was not confirmed`;
-	const cost = draft.cost?.after_tax ?? 0;
+	const cost = priceAfterTax(draft);
+	if (cost === undefined && !draft.testmode) {
+		// A price that cannot be read is not £0: no limit can be checked against it, so nothing is confirmed.
+		throw refusal(ctx, itemIndex, `Print job ${draft.id} (${letters(draft)}) was not confirmed: Intelliprint's answer did not give its price`, [
+			`The answer's cost was ${JSON.stringify(draft.cost ?? null)?.slice(0, 80)}, so it cannot be checked against the spending limit.`,
+			ADVICE[plan.rerun],
+			'Check the draft in Intelliprint before you confirm it by hand.',
+		], draft);
+	}
+	const why = `Print job ${draft.id} (${letters(draft)}, ${pounds(cost ?? 0)} after tax) was not confirmed`;
 	// Rounded: £10.20 × 10^8 is 1019999999.9999999 in floating point, and a job of exactly the bound must pass.
 	const perJob = plan.perJob === undefined ? undefined : Math.round(plan.perJob * PER_POUND);
-	if (!draft.testmode && perJob !== undefined && cost > perJob) throw refusal(ctx, itemIndex, `${why}: it costs more than "Confirm Only Up To" (${pounds(perJob)})`, [ADVICE[plan.rerun]], draft);
+	if (!draft.testmode && perJob !== undefined && cost! > perJob) throw refusal(ctx, itemIndex, `${why}: it costs more than "Confirm Only Up To" (${pounds(perJob)})`, [ADVICE[plan.rerun]], draft);
 	const { daily } = await limitsOf(ctx, itemIndex, undefined);
 	if (draft.testmode || daily === undefined) return await confirmDraft(ctx, itemIndex, draft, 'test job or no daily limit');
 	const { limitKey } = await connectionSettings(ctx);
@@ -122,7 +134,7 @@ export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: num
 		const failed = unreadable.get(limitKey);
 		const unread = unreadableInRun.get(ctx) ?? (failed && failed.at >= entered ? failed.why : undefined);
 		if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, unread, plan.rerun, draft);
-		return await checkAndConfirm(ctx, itemIndex, draft, { why, cost, limit: Math.round(daily * PER_POUND), limitKey, rerun: plan.rerun });
+		return await checkAndConfirm(ctx, itemIndex, draft, { why, cost: cost!, limit: Math.round(daily * PER_POUND), limitKey, rerun: plan.rerun });
 	});
 	line.set(limitKey, mine.catch(() => undefined));
 	return await mine;
@@ -186,9 +198,7 @@ async function checkAndConfirm(
 /** Sends the confirm itself, with the gate's pass: the only confirm of an existing draft in the node. */
 async function confirmDraft(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, allowed: string): Promise<PrintJob> {
 	try {
-		const job = await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));
-		recordConfirmed(ctx, job.id);
-		return job;
+		return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));
 	} catch (error) {
 		throw asNodeError(ctx, error);
 	}

@@ -3,6 +3,7 @@ import { sleep } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../transport';
 import type { PrintJob } from './output';
+import { priceAfterTax } from './strictValues';
 
 const LONDON = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
@@ -36,7 +37,14 @@ export async function confirmedSince(ctx: IExecuteFunctions, itemIndex: number, 
 		{ testmode: false, confirmed: true, sort_field: 'confirmed_at', sort_order: 'desc', fields: ['id', 'confirmed_at', 'cost'] },
 		{ itemIndex, until: (job) => typeof job.confirmed_at !== 'number' || job.confirmed_at < since },
 	);
-	return { total: jobs.reduce((sum, job) => sum + (job.cost?.after_tax ?? 0), 0), ids: new Set(jobs.map((job) => job.id)) };
+	let total = 0;
+	for (const job of jobs) {
+		const cost = priceAfterTax(job);
+		// Counted as £0, a job listed without its price would let the day pass its limit: the day is unknown instead.
+		if (cost === undefined) throw new Error(`Intelliprint listed print job ${job.id}, confirmed today, without a price that can be read`);
+		total += cost;
+	}
+	return { total, ids: new Set(jobs.map((job) => job.id)) };
 }
 
 /**

@@ -53,3 +53,12 @@ export function strictPounds(value: unknown): Strict<number> {
 					: '';
 	return { problem: `must be an amount in pounds of 0 or more, such as 100 or 100.50, but got ${value === '' ? 'nothing (an empty value)' : shown(value)}${why}` };
 }
+
+/**
+ * A print job's price after tax, in API amounts, only when the answer gives it as a whole amount of 0 or more:
+ * anything else (left out, null, text) is unknown, never £0, so a gate that cannot read it does not confirm.
+ */
+export function priceAfterTax(job: { cost?: { after_tax?: unknown } | null }): number | undefined {
+	const amount = job.cost?.after_tax;
+	return typeof amount === 'number' && Number.isFinite(amount) && amount >= 0 ? amount : undefined;
+}

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { MODEL_ARGUMENTS } from '../actions/tool.descriptions';
 import { apiRequest, EXPECT } from '../transport';
+import { errorOfItem } from './errorItem';
 import { toGbp, type PrintJob } from './output';
 
 /** Whether an AI agent runs this node as its tool (n8n's tool variant of a node is named "…Tool"). */
@@ -55,7 +56,9 @@ export function printJobSummary(job: IDataObject): string {
 		net ? `cost ${net}${gross ? ` (${gross} with VAT)` : ''}` : undefined,
 	];
 	const after = job.testmode
-		? 'Test jobs are free and are never printed or posted.'
+		? job.confirmed
+			? 'It is a test job: confirming it printed and posted nothing, and no letter will arrive. Test jobs are free and are never printed or posted.'
+			: 'Test jobs are free and are never printed or posted.'
 		: job.confirmed
 			? 'It will be printed, posted and charged.'
 			: 'Nothing is printed or charged until it is confirmed.';
@@ -63,14 +66,21 @@ export function printJobSummary(job: IDataObject): string {
 }
 
 /**
- * What an agent gets back: each print job with a one-line summary, and a word when a live job
- * was asked for but a test job made, so the model can tell the user truthfully.
+ * What an agent gets back, worded at the one door where items leave the node (the router): each print job with a
+ * one-line summary (and a word when a live job was asked for but a test job made), each error item as the model
+ * should read it.
  */
-export function forModel(items: INodeExecutionData[]): INodeExecutionData[] {
+export function forModel(ctx: IExecuteFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
 	// An empty output reaches a model as an empty string, which it cannot tell from a failure.
 	if (!items.length) return [{ json: { found: 0, summary: 'Nothing found: no entries match.' }, pairedItem: { item: 0 } }];
 	return items.map((item) => {
 		const json = item.json;
+		const error = errorOfItem(json);
+		if (error) {
+			// n8n hands a model the item: the error in its words, and the IDs it must pass on; no panel's description.
+			const kept = Object.entries(json).filter(([key]) => key !== 'description' && key !== 'message');
+			return { ...item, json: { ...Object.fromEntries(kept), error: modelMessage(ctx, error) } };
+		}
 		if (typeof json.id !== 'string' || !json.id.startsWith('print_')) return item;
 		const refused = json.live_refused ? ' A live job was asked for, but this workflow lets the agent make test jobs only.' : '';
 		return { ...item, json: { ...json, summary: `${printJobSummary(json)}${refused}` } };
@@ -78,20 +88,23 @@ export function forModel(items: INodeExecutionData[]): INodeExecutionData[] {
 }
 
 /**
- * An error as a model should read it: about its own arguments, not about "item 1" or fields of
- * a panel it cannot see.
+ * An error as a model should read it: about its own arguments, not about "item 1" or fields of a panel it cannot
+ * see, with what to do in the message (n8n hands a model the message alone). Worded from the error as it was
+ * made, so wording twice cannot repeat the advice.
  */
-export function errorForModel(ctx: IExecuteFunctions, error: NodeError): NodeError {
+export function modelMessage(ctx: IExecuteFunctions, error: NodeError): string {
 	const names = toolArguments(ctx);
-	error.message = error.message.replace(/^Item 1 has/, 'The tool call has');
+	let message = error.message.replace(/^Item 1 has/, 'The tool call has');
 	// An error that already tells the model what to do gets no general invitation to call again.
 	const hint = names.length > 0 && error.context?.adviceForModel !== true ? `If an argument you gave (${names.join(', ')}) caused this, correct it and call the tool again.` : '';
-	// n8n hands a model the error's message alone, so what to do about it goes into the message.
-	const advice = [error.description, hint].filter((text) => text && !error.message.includes(text)).join(' ');
-	if (advice) error.message = `${error.message}. ${advice}`;
-	for (const [label, key] of MODEL_ARGUMENTS) {
-		error.message = error.message.split(`"${label}"`).join(`the argument "${key}"`);
-	}
-	error.message = error.message.charAt(0).toUpperCase() + error.message.slice(1);
+	const advice = [error.description, hint].filter((text) => text && !message.includes(text)).join(' ');
+	if (advice) message = `${message.replace(/\.$/, '')}. ${advice}`;
+	for (const [label, key] of MODEL_ARGUMENTS) message = message.split(`"${label}"`).join(`the argument "${key}"`);
+	return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** A thrown error, worded for the model once, where it leaves the node. */
+export function errorForModel(ctx: IExecuteFunctions, error: NodeError): NodeError {
+	error.message = modelMessage(ctx, error);
 	return error;
 }

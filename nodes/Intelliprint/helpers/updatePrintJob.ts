@@ -3,7 +3,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, encodeMultipart, flattenFormFields, type FormObject, EXPECT } from '../transport';
 import type { ConfirmPass } from '../transport/confirmPass';
+import { recordConfirmed } from './ledger';
 import type { PrintJob } from './output';
+import { noteJob } from './runAccount';
 
 /**
  * Sends changes to a draft print job. When the API refuses, looks the job up: a job that is already
@@ -19,13 +21,19 @@ export async function updatePrintJob(
 	confirmPass?: ConfirmPass,
 ): Promise<PrintJob> {
 	try {
-		return await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob,
+		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob,
 			method: 'POST',
 			path: `/prints/${id}`,
 			multipart: encodeMultipart(flattenFormFields(body)),
 			itemIndex,
 			confirmPass,
 		});
+		// Every confirm of an existing job passes here (with the gate's pass): the run's account and ledger learn of it.
+		if (confirmPass && job.confirmed) {
+			recordConfirmed(ctx, job.id);
+			noteJob(ctx, job);
+		}
+		return job;
 	} catch (error) {
 		// Only a refusal of the values (400) can mean "already confirmed"; after a 429, an auth or
 		// payment refusal, a lookup would only spend another request.

@@ -9,3 +9,4 @@ export type { BinaryStream, FilePart, FormObject, FormValue, MultipartBody } fro
 export { downloadFile } from './download';
 export type { DownloadedFile } from './download';
 export { requestsSent } from './send';
+export { shortestPacedMs } from './pacing';

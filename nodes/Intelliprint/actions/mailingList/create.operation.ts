@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { forEveryRow } from '../../helpers/everyRow';
 import { recordCreated } from '../../helpers/ledger';
-import { RECIPIENTS_PER_REQUEST, sendRecipients, type MailingList } from '../../helpers/mailingLists';
-import { recipientsForRun } from '../../helpers/recipients';
+import { appendTo, listItems, sendInParts, type MailingList, type RowsSent } from '../../helpers/mailingLists';
+import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
 import { textValue } from '../../helpers/values';
 import { apiRequest, EXPECT } from '../../transport';
 import { recipientProperties } from '../recipient.descriptions';
@@ -36,19 +37,27 @@ export function runsOnce(this: IExecuteFunctions): boolean {
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const fromItems = runsOnce.call(this);
-	const { recipients, itemIndexes, errorItems: errors } = recipientsForRun(this, fromItems, itemIndex);
-	if (fromItems && !recipients.length) return errors;
-	const first = itemIndexes[0];
-	const name = textValue(this, first, this.getNodeParameter('name', first, ''), 'Name');
-	const json: IDataObject = { name: name ?? '' };
-	if (this.getNodeParameter('validateAddresses', first, false) === true) json.address_validation = { requested: true };
-	// The list is created with the first thousand; the rest are appended, a thousand per request.
-	const firstPart = recipients.slice(0, RECIPIENTS_PER_REQUEST);
-	const rest = recipients.slice(RECIPIENTS_PER_REQUEST);
-	if (firstPart.length) json.recipients = firstPart;
-	let list = await apiRequest<MailingList>(this, { expect: EXPECT.mailingList, method: 'POST', path: '/mailing_lists', json, itemIndex: first });
-	recordCreated(this, first, list.id);
-	if (rest.length) list = await sendRecipients(this, list.id, rest, first);
-	return [{ json: list, pairedItem: itemIndexes.map((item) => ({ item })) }, ...errors];
+	if (!runsOnce.call(this)) return listItems(await createList(this, { recipients: [], itemIndexes: [itemIndex] }));
+	const run = recipientsOfAllItems(this);
+	return await forEveryRow(this, run, async () => listItems(await createList(this, run)));
+}
+
+/** The list is created with the first thousand rows; the rest are appended, a thousand per request. */
+async function createList(ctx: IExecuteFunctions, rows: { recipients: Recipient[]; itemIndexes: number[] }): Promise<RowsSent> {
+	const first = rows.itemIndexes[0];
+	const json: IDataObject = { name: textValue(ctx, first, ctx.getNodeParameter('name', first, ''), 'Name') ?? '' };
+	if (ctx.getNodeParameter('validateAddresses', first, false) === true) json.address_validation = { requested: true };
+	let refused: unknown;
+	return await sendInParts(ctx, rows, async (part, index, list) => {
+		if (list) return await appendTo(ctx, list.id, first)(part, index);
+		// Without the list its later parts have nowhere to go: they share the refusal of its creation.
+		if (refused) throw refused;
+		try {
+			const created = await apiRequest<MailingList>(ctx, { expect: EXPECT.mailingList, method: 'POST', path: '/mailing_lists', json: { ...json, ...(part.length ? { recipients: part } : {}) }, itemIndex: first });
+			recordCreated(ctx, first, created.id);
+			return created;
+		} catch (error) {
+			throw (refused = error);
+		}
+	});
 }

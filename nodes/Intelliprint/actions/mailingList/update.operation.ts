@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { sendRecipients } from '../../helpers/mailingLists';
+import { forEveryRow } from '../../helpers/everyRow';
+import { appendTo, listItems, sendInParts, type RowsSent } from '../../helpers/mailingLists';
 import { getLocatorId } from '../../helpers/parameters';
-import { recipientsForRun } from '../../helpers/recipients';
+import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
 import { textValue } from '../../helpers/values';
 import { mailingListLocator } from '../common.descriptions';
 import { recipientProperties } from '../recipient.descriptions';
@@ -42,22 +43,24 @@ export function runsOnce(this: IExecuteFunctions): boolean {
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const fromItems = runsOnce.call(this);
-	const { recipients, itemIndexes, errorItems: errors } = recipientsForRun(this, fromItems, itemIndex);
-	if (fromItems && !recipients.length) return errors;
-	const first = itemIndexes[0];
-	const id = getLocatorId(this, first, 'mailingList', 'mal_', 'mailing list');
+	if (!runsOnce.call(this)) return listItems(await updateList(this, { recipients: [], itemIndexes: [itemIndex] }, false));
+	const run = recipientsOfAllItems(this);
+	return await forEveryRow(this, run, async () => listItems(await updateList(this, run, true)));
+}
+
+async function updateList(ctx: IExecuteFunctions, rows: { recipients: Recipient[]; itemIndexes: number[] }, fromItems: boolean): Promise<RowsSent> {
+	const first = rows.itemIndexes[0];
+	const id = getLocatorId(ctx, first, 'mailingList', 'mal_', 'mailing list');
 	const changes: IDataObject = {};
-	const name = textValue(this, first, this.getNodeParameter('newName', first, ''), 'New Name');
+	const name = textValue(ctx, first, ctx.getNodeParameter('newName', first, ''), 'New Name');
 	if (name) changes.name = name;
-	if (this.getNodeParameter('recipientsAction', first, 'keep') === 'replace') changes.delete_old_recipients = true;
-	if (this.getNodeParameter('validateAddresses', first, false) === true) changes.address_validation = { requested: true };
+	if (ctx.getNodeParameter('recipientsAction', first, 'keep') === 'replace') changes.delete_old_recipients = true;
+	if (ctx.getNodeParameter('validateAddresses', first, false) === true) changes.address_validation = { requested: true };
 	if (!fromItems && Object.keys(changes).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
-			itemIndex,
+		throw new NodeOperationError(ctx.getNode(), 'Nothing to update', {
+			itemIndex: first,
 			description: 'Give a New Name, choose to add or replace recipients, or turn on Validate Addresses.',
 		});
 	}
-	const list = await sendRecipients(this, id, recipients, first, changes);
-	return [{ json: list, pairedItem: itemIndexes.map((item) => ({ item })) }, ...errors];
+	return await sendInParts(ctx, rows, appendTo(ctx, id, first, changes));
 }

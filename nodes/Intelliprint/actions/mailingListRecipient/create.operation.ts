@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeError } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { errorItem } from '../../helpers/errorItem';
-import { recipientKey, sendRecipients, RECIPIENTS_PER_REQUEST } from '../../helpers/mailingLists';
+import { forEveryRow, rowsFailed } from '../../helpers/everyRow';
+import { appendTo, recipientKey, RECIPIENTS_PER_REQUEST, sendInParts } from '../../helpers/mailingLists';
 import { getLocatorId } from '../../helpers/parameters';
 import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
 import { apiRequestAllItems } from '../../transport';
@@ -19,20 +20,41 @@ export function runsOnce(): boolean {
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { recipients, itemIndexes, errorItems: output } = recipientsOfAllItems(this);
-	// Items may name different lists (an expression): each list gets its own requests.
-	const byList = new Map<string, Array<{ recipient: Recipient; itemIndex: number }>>();
-	recipients.forEach((recipient, index) => {
-		const itemIndex = itemIndexes[index];
-		const listId = getLocatorId(this, itemIndex, 'mailingList', 'mal_', 'mailing list');
-		let entries = byList.get(listId);
-		if (!entries) byList.set(listId, (entries = []));
-		entries.push({ recipient, itemIndex });
+	const run = recipientsOfAllItems(this);
+	// Each row comes out as its own recipient (or error), in input order.
+	const output = await forEveryRow(this, run, async () => {
+		// Items may name different lists (an expression): each list gets its own requests, and its own outcome.
+		const byList = new Map<string, { recipients: Recipient[]; itemIndexes: number[] }>();
+		const output: INodeExecutionData[] = [];
+		run.recipients.forEach((recipient, index) => {
+			const itemIndex = run.itemIndexes[index];
+			let listId: string;
+			try {
+				listId = getLocatorId(this, itemIndex, 'mailingList', 'mal_', 'mailing list');
+			} catch (caught) {
+				output.push(...rowsFailed(this, caught, [itemIndex]));
+				return;
+			}
+			let rows = byList.get(listId);
+			if (!rows) byList.set(listId, (rows = { recipients: [], itemIndexes: [] }));
+			rows.recipients.push(recipient);
+			rows.itemIndexes.push(itemIndex);
+		});
+		for (const [listId, rows] of byList) {
+			const sent = await sendInParts(this, rows, appendTo(this, listId, rows.itemIndexes[0]));
+			output.push(...sent.errorItems);
+			if (!sent.sentRows.length) continue;
+			try {
+				output.push(...(await readBack(this, listId, sent.sentRows.map((itemIndex) => ({ recipient: rows.recipients[rows.itemIndexes.indexOf(itemIndex)], itemIndex })))));
+			} catch (caught) {
+				// The rows were added: the error must say so, or someone adds them again.
+				const error = caught as NodeError;
+				error.description = `${error.description ?? ''} The recipients were added to mailing list ${listId}, but could not be read back: do not add them again.`.trim();
+				output.push(...rowsFailed(this, error, sent.sentRows));
+			}
+		}
+		return output;
 	});
-	for (const [listId, entries] of byList) {
-		await sendRecipients(this, listId, entries.map(({ recipient }) => recipient), entries[0].itemIndex);
-		for (const item of await readBack(this, listId, entries)) output.push(item);
-	}
 	return output.sort((a, b) => pairedIndex(a) - pairedIndex(b));
 }
 

@@ -1,16 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkSent, SENT_KEY_METADATA, sentKeyOf, sentKeysFound } from '../../helpers/alreadySent';
 import { createOptions, LETTERS_PER_JOB } from './createOptions.description';
 import { recordCreated } from '../../helpers/ledger';
+import { noteJob } from '../../helpers/runAccount';
 import { distinctRecipients, noteRepeats } from '../../helpers/duplicates';
-import { addressDigest, explainTooLarge, planParts, rowsFailed, sentPartsOf, type MailRunPart } from '../../helpers/mailRunParts';
+import { forEveryRow, rowsFailed } from '../../helpers/everyRow';
+import { addressDigest, explainTooLarge, planParts, sentPartsOf, type MailRunPart } from '../../helpers/mailRunParts';
 import { printJobItems, type PrintJob } from '../../helpers/output';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { jobShape, sourceBody, takesVariables, type JobShape } from '../../helpers/printJobSource';
 import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../helpers/recipients';
-import { confirmWithinLimits, planConfirm, type ConfirmPlan } from '../../helpers/spending';
+import { confirmById, confirmWithinLimits, planConfirm, type ConfirmPlan } from '../../helpers/spending';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
 import { printJobOutputFields } from '../common.descriptions';
@@ -46,7 +48,7 @@ const properties: INodeProperties[] = [
 
 /** What an AI agent is told this operation does (see tool.descriptions.ts). */
 export const toolDescription =
-	'Creates a print job in Intelliprint: letters printed and posted in the UK. A live job costs money (roughly £1 per letter) once it is confirmed; a test job is free and is never printed or posted. A new job is a draft unless it is confirmed at creation. Returns the job: its ID (print_…), testmode, confirmed, letter count, cost in GBP and a one-line summary to report to the user.';
+	'Creates a print job in Intelliprint: letters printed and posted in the UK. A live job costs money (roughly £1 per letter) once it is confirmed; a test job is free and is never printed or posted. Whether a new job is confirmed straight away is set by the workflow, not by an argument: the result field "confirmed" says which (a draft is not printed until confirmed). Returns the job: its ID (print_…), testmode, confirmed, letter count, cost in GBP and a one-line summary to report to the user.';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['printJob'], operation: ['create'] } },
@@ -66,19 +68,9 @@ export function runsOnce(this: IExecuteFunctions): boolean {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const shape = jobShape(this, itemIndex);
 	if (!runsOnce.call(this)) return await createJob(this, itemIndex, () => sourceBody(this, itemIndex, shape));
-	const { recipients, itemIndexes, errorItems: rowErrors } = recipientsOfAllItems(this, takesVariables(shape));
-	if (!recipients.length) return rowErrors;
-	let output: INodeExecutionData[];
-	try {
-		output = await sendMailRun(this, shape, recipients, itemIndexes);
-	} catch (caught) {
-		// Before any of its print jobs (the sent-keys lookup, say): the whole run failed, every row of it.
-		output = rowsFailed(this, caught, itemIndexes);
-	}
+	const run = recipientsOfAllItems(this, takesVariables(shape));
 	// Every row has an outcome: its print job, its own error, or the error of the job it was in.
-	const byRow = (item: INodeExecutionData) => (Array.isArray(item.pairedItem) ? 0 : ((item.pairedItem as IPairedItemData | undefined)?.item ?? 0));
-	const failed = [...output.filter((item) => item.json.error !== undefined), ...rowErrors].sort((a, b) => byRow(a) - byRow(b));
-	return [...output.filter((item) => item.json.error === undefined), ...failed];
+	return await forEveryRow(this, run, async () => await sendMailRun(this, shape, run.recipients, run.itemIndexes));
 }
 
 /** The print jobs of a mail run: one per part (see mailRunParts.ts), each exactly once under its key. */
@@ -138,13 +130,16 @@ async function confirmPlanOf(ctx: IExecuteFunctions, itemIndex: number, keyed: b
 }
 
 /**
- * An existing print job, output as already sent for the rows it holds. A draft a spending limit held back (the
- * plan is "checked") is confirmed now if it fits.
+ * An existing print job, output as already sent for the rows it holds. A draft found while Confirm is on (one a
+ * spending limit held back, whatever the limit is now) is confirmed through the gate, or refused by it: a rerun
+ * never reports a draft as sent when it was asked to confirm.
  */
 async function sentJobItems(ctx: IExecuteFunctions, printJobId: string, itemIndex: number, fromItems: number[] | undefined, plan: ConfirmPlan): Promise<INodeExecutionData[]> {
 	let job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex });
-	if (plan.kind === 'checked' && !job.confirmed) job = await confirmWithinLimits(ctx, itemIndex, job, plan);
-	return await printJobItems(ctx, [job], itemIndex, { extra: { already_sent: true }, fromItems });
+	const confirmNow = plan.kind !== 'draft' && !job.confirmed;
+	// A pass is good for one confirm: each draft found gets its own plan.
+	if (confirmNow) job = await confirmById(ctx, itemIndex, job.id, await confirmPlanOf(ctx, itemIndex, true), job);
+	return await printJobItems(ctx, [job], itemIndex, { extra: { already_sent: true, ...(confirmNow ? { confirmed_in_this_run: true } : {}) }, fromItems });
 }
 
 /** Creates one print job (unless its sent key shows it exists already) and shapes its output. */
@@ -179,6 +174,7 @@ async function createJob(
 			throw part ? explainTooLarge(error, part, 'multipart' in body ? body.multipart.length : body.length) : error;
 		});
 		created = job.id;
+		noteJob(ctx, job);
 		recordCreated(ctx, itemIndex, job.id, { confirmed: job.confirmed === true, keyed: Boolean(sentKey) });
 		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan) : job;
 		return await printJobItems(ctx, [made], itemIndex, { fromItems, extra });

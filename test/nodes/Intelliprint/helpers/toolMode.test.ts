@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { Intelliprint } from '../../../../nodes/Intelliprint/Intelliprint.node';
-import { errorForModel, forModel, printJobSummary, toolArguments } from '../../../../nodes/Intelliprint/helpers/toolMode';
+import { errorForModel, forModel, modelMessage, printJobSummary, toolArguments } from '../../../../nodes/Intelliprint/helpers/toolMode';
 
 /** Just what these helpers read of an execution: the node as the workflow holds it. */
 const asTool = (parameters: INode['parameters']) =>
@@ -20,10 +20,11 @@ describe('what an AI agent is told', () => {
 	});
 
 	it('says when a live job was asked for and a test job made, and says "nothing found" rather than nothing', () => {
-		const [item] = forModel([{ json: { id: 'print_c', testmode: true, live_refused: true, letter_count: 1 } }]);
+		const ctx = asTool({});
+		const [item] = forModel(ctx, [{ json: { id: 'print_c', testmode: true, live_refused: true, letter_count: 1 } }]);
 		expect(item.json.summary).toMatch(/A live job was asked for, but this workflow lets the agent make test jobs only\.$/);
-		expect(forModel([])).toEqual([{ json: { found: 0, summary: 'Nothing found: no entries match.' }, pairedItem: { item: 0 } }]);
-		expect(forModel([{ json: { id: 'bg_1' } }])[0].json.summary).toBeUndefined();
+		expect(forModel(ctx, [])).toEqual([{ json: { found: 0, summary: 'Nothing found: no entries match.' }, pairedItem: { item: 0 } }]);
+		expect(forModel(ctx, [{ json: { id: 'bg_1' } }])[0].json.summary).toBeUndefined();
 	});
 
 	it("speaks of the model's arguments, and puts the advice in the message (a model never sees the description)", () => {
@@ -37,6 +38,16 @@ describe('what an AI agent is told', () => {
 		const refusal = new NodeOperationError(ctx.getNode(), 'This tool may not confirm', { description: 'Do not retry: tell the user.' });
 		refusal.context.adviceForModel = true;
 		expect(errorForModel(ctx, refusal).message).toBe('This tool may not confirm. Do not retry: tell the user.');
+	});
+
+	it('words an error once, however many doors it passes: the advice is never repeated', () => {
+		const ctx = asTool({ recipientPostcode: "={{ $fromAI('recipient_postcode', 'The postcode', 'string') }}" });
+		const error = new NodeOperationError(ctx.getNode(), 'Item 1 has no postcode for its letter', { description: 'Call the tool again with "Postcode" filled in.' });
+		error.context.adviceForModel = true;
+		const once = modelMessage(ctx, error);
+		expect(once).toBe('The tool call has no postcode for its letter. Call the tool again with the argument "recipient_postcode" filled in.');
+		expect(modelMessage(ctx, error)).toBe(once);
+		expect(errorForModel(ctx, error).message).toBe(once);
 	});
 
 	it('gives each field a model fills a described $fromAI() default in the tool, and keeps the usual default elsewhere', () => {

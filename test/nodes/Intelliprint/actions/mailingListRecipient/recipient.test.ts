@@ -47,7 +47,7 @@ describe('Mailing List Recipient', () => {
 		const batch = people(3);
 		(batch[0].json as Record<string, unknown>).address = '';
 		const stopped = await api.run({ parameters: recipient('create', { mailingList: byId(list) }), items: batch });
-		expect(stopped.error?.message).toBe('Item 1 has no address lines for its letter');
+		expect(stopped.error?.message).toBe('Item 1 has no address lines for the mailing list');
 		expect(api.apiCalls()).toHaveLength(0);
 		const kept = await api.run({ parameters: recipient('create', { mailingList: byId(list) }), items: batch, continueOnFail: true });
 		expect(kept.items.map((item) => Boolean(item.json.error))).toEqual([true, false, false]);

@@ -106,6 +106,97 @@ describe('the daily spending limit on the credential', () => {
 	});
 });
 
+describe('a rerun after the limit changed: it confirms or refuses the drafts it finds, never reports them sent', () => {
+	const api = useFakeApi();
+	/** Three items held back as drafts under a limit below one letter, then run again under `limit`. */
+	async function heldThenRerun(key: string, limit: number, extra: Record<string, unknown> = {}) {
+		const spent = liveConfirmedGbp(api.fake);
+		const parameters = liveCreate({ options: { sentKey: `={{ "${key}-" + $json.name }}` } });
+		const held = await api.run({ parameters, items: rows(3), continueOnFail: true, credentials: { dailySpendingLimit: spent + 0.5 } });
+		expect(errors(held.items)).toHaveLength(3);
+		const drafts = api.fake.createdPrintJobs().slice(-3).map((job) => job.id);
+		const again = await api.run({ parameters: { ...parameters, ...extra }, items: rows(3), continueOnFail: true, credentials: { dailySpendingLimit: limit === 0 ? 0 : spent + limit } });
+		const left = drafts.filter((id) => !api.fake.prints.jobs.get(id)!.confirmed);
+		const reportedSent = again.items.filter((item) => item.json.error === undefined && item.json.confirmed !== true);
+		return { again, drafts, left, reportedSent };
+	}
+
+	it('limit removed (0): every held draft is confirmed now, none reported as sent while a draft', async () => {
+		const { again, drafts, left, reportedSent } = await heldThenRerun('removed', 0);
+		expect(left).toEqual([]);
+		expect(reportedSent).toEqual([]);
+		expect(again.items.map((item) => [item.json.id, item.json.confirmed, item.json.already_sent, item.json.confirmed_in_this_run])).toEqual(drafts.map((id) => [id, true, true, true]));
+		expect(api.fake.createdPrintJobs().filter((job) => drafts.includes(job.id))).toHaveLength(3);
+	});
+
+	it('limit lowered: each draft is refused again with its error, none reported as sent', async () => {
+		const { again, left, reportedSent } = await heldThenRerun('lowered', 0.01);
+		expect(left).toHaveLength(3);
+		expect(reportedSent).toEqual([]);
+		expect(errors(again.items)).toHaveLength(3);
+		expect(errors(again.items)[0]).toMatch(/would take today's spending over the daily limit/);
+	});
+
+	it('limit raised enough for two: two confirmed, the third refused with its error', async () => {
+		const { again, left, reportedSent } = await heldThenRerun('raised', 2 * LETTER);
+		expect(left).toHaveLength(1);
+		expect(reportedSent).toEqual([]);
+		expect(again.items.filter((item) => item.json.confirmed === true)).toHaveLength(2);
+		expect(errors(again.items)).toHaveLength(1);
+	});
+
+	it('Confirm switched off for the rerun: the drafts are handed back as drafts, as asked', async () => {
+		const { again, left } = await heldThenRerun('off', 0, { confirmed: false });
+		expect(left).toHaveLength(3);
+		expect(again.items.map((item) => [item.json.confirmed, item.json.already_sent, item.json.confirmed_in_this_run])).toEqual([[false, true, undefined], [false, true, undefined], [false, true, undefined]]);
+	});
+});
+
+describe('a price that cannot be read is not £0', () => {
+	const api = useFakeApi();
+
+	it.each(['absent', 'unreadable'] as const)('cost %s: nothing is confirmed under a daily limit or Confirm Only Up To, and the error says why', async (how) => {
+		api.fake.withholdCost = how;
+		try {
+			const daily = await api.run({ parameters: liveCreate(), items: rows(3), continueOnFail: true, credentials: { dailySpendingLimit: 0.01 } });
+			const perJob = await api.run({ parameters: liveCreate({ options: { confirmUpTo: 1 } }), items: rows(3), continueOnFail: true });
+			for (const run of [daily, perJob]) {
+				expect(errors(run.items)).toHaveLength(3);
+				expect(errors(run.items)[0]).toMatch(/^Print job print_\w+ \(1 letter\) was not confirmed: Intelliprint's answer did not give its price$/);
+				expect(run.items[0].json).toMatchObject({ draft_cost_after_tax_gbp: null });
+			}
+			expect(liveConfirmedGbp(api.fake)).toBe(0);
+		} finally {
+			api.fake.withholdCost = false;
+		}
+	});
+
+	it('a job of today listed without its price makes the day unknown: the next confirm is refused', async () => {
+		const first = await api.run({ parameters: liveCreate(), items: rows(1), credentials: { dailySpendingLimit: 100 } });
+		expect(first.items[0].json).toMatchObject({ confirmed: true });
+		// Only the list of today's jobs leaves prices out: the draft's own answer still has its price.
+		const original = api.fake.prints.list.bind(api.fake.prints);
+		api.fake.prints.list = (query) => original(query).map((job) => ({ ...job, cost: undefined }) as never);
+		try {
+			const next = await api.run({ parameters: liveCreate(), items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: 100 } });
+			expect(errors(next.items)[0]).toMatch(/today's spending could not be read$/);
+			expect(String(next.items[0].json.description)).toContain('without a price that can be read');
+		} finally {
+			api.fake.prints.list = original;
+		}
+	});
+
+	it('without a limit a job without a price is confirmed as asked: there is nothing to check it against', async () => {
+		api.fake.withholdCost = 'absent';
+		try {
+			const { items } = await api.run({ parameters: liveCreate(), items: rows(1) });
+			expect(items[0].json).toMatchObject({ confirmed: true, cost_after_tax_gbp: null });
+		} finally {
+			api.fake.withholdCost = false;
+		}
+	});
+});
+
 describe('an API that lists a confirm late', () => {
 	const api = useFakeApi({ rateLimit: false, listingDelayMs: 500 });
 
