@@ -1,4 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject, NodeError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { createdBy } from './ledger';
 
@@ -39,4 +40,10 @@ function kept(item: INodeExecutionData, error: NodeError): INodeExecutionData {
 
 export function errorOfItem(json: IDataObject): NodeError | undefined {
 	return errorsOfItems.get(json);
+}
+
+/** A caught error as the node's own kind: re-wrapping hands back the same error when it already is one. */
+export function asNodeError(ctx: IExecuteFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+	return new NodeOperationError(ctx.getNode(), error as Error);
 }

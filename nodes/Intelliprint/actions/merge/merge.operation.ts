@@ -1,7 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeError } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readPdfProperty } from '../../helpers/binary';
+import { asNodeError, errorItem } from '../../helpers/errorItem';
+import { rowsInWords } from '../../helpers/everyRow';
 import { apiRequest, downloadFile, encodeMultipart, type FilePart, EXPECT } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -65,6 +67,27 @@ async function filesOfItem(ctx: IExecuteFunctions, itemIndex: number): Promise<F
 	return files;
 }
 
+/**
+ * Merging across all items makes one PDF of all their files or none: a document silently missing a part is worse
+ * than none. A file that cannot be read fails its own item with its reason, and each other item with one that
+ * names the item that stopped it.
+ */
+function allOrNothing(ctx: IExecuteFunctions, itemIndexes: number[], refused: Array<[number, NodeError]>): INodeExecutionData[] {
+	const own = new Map(refused);
+	const which = rowsInWords(refused.map(([index]) => index));
+	return itemIndexes.map((index) =>
+		errorItem(
+			ctx,
+			own.get(index) ??
+				new NodeOperationError(ctx.getNode(), `Not merged: the files of ${which} could not be read, and Merge Across All Items merges all files or none`, {
+					itemIndex: index,
+					description: `Nothing was sent. Correct or remove ${which}, and run again.`,
+				}),
+			index,
+		),
+	);
+}
+
 /** Merging across all items is one request for the whole run. */
 export function runsOnce(this: IExecuteFunctions): boolean {
 	return (this.getNodeParameter('options', 0, {}) as IDataObject).combineAllItems === true;
@@ -76,7 +99,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const itemIndexes = combine ? this.getInputData().map((_, index) => index) : [itemIndex];
 
 	const files: FilePart[] = [];
-	for (const index of itemIndexes) for (const file of await filesOfItem(this, index)) files.push(file);
+	const refused: Array<[number, NodeError]> = [];
+	for (const index of itemIndexes) {
+		try {
+			for (const file of await filesOfItem(this, index)) files.push(file);
+		} catch (error) {
+			if (!combine || !this.continueOnFail()) throw asNodeError(this, error);
+			refused.push([index, asNodeError(this, error)]);
+		}
+	}
+	if (refused.length) return allOrNothing(this, itemIndexes, refused);
 	if (files.length < 2) {
 		throw new NodeOperationError(this.getNode(), `Merging needs at least two PDFs, but found ${files.length}`, {
 			itemIndex,

@@ -85,3 +85,23 @@ describe('Merge → Merge Files', () => {
 		});
 	});
 });
+
+describe('Merge Across All Items, one file refused', () => {
+	it('all or nothing: the refused item has its own reason, the others one that names it, and nothing is sent', async () => {
+		const pdf = await simplePdf(1);
+		api.fake.resetRecording();
+		const { items } = await api.run({
+			parameters: merge({ options: { combineAllItems: true } }),
+			items: [
+				{ files: { a: file(pdf, 'one.pdf') } },
+				{ files: { a: { data: Buffer.from('minutes of the meeting'), fileName: 'minutes.txt', mimeType: 'text/plain' } } },
+				{ files: { a: file(pdf, 'three.pdf') } },
+			],
+			continueOnFail: true,
+		});
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(String(items[1].json.error)).toMatch(/is not a PDF/);
+		for (const row of [0, 2]) expect(items[row].json.error).toBe('Not merged: the files of item 2 could not be read, and Merge Across All Items merges all files or none');
+		expect(api.apiCalls()).toEqual([]);
+	});
+});
