@@ -107,11 +107,15 @@ describe(`a failed letter never flows down the success branch, in real n8n ${LIN
 		expect(run.error.map((item) => item.json.ref)).toEqual(['r1']);
 	});
 
-	it('a spending refusal (£1.50 a day, £1.02 a letter): one letter on main, two held-back drafts with their IDs on the error output', () => {
+	it('a spending refusal (£1.50 a day, £1.02 a letter): one letter on main; the held-back draft with its ID, then the item the full day refused without a draft, on the error output', () => {
 		const run = outputs('Spending refusal (error output)');
 		expect(run.main.map((item) => item.json.confirmed)).toEqual([true]);
 		const drafts = fakes.get('Spending refusal (error output)')!.createdPrintJobs().filter((job) => !job.confirmed);
-		expect(run.error.map((item) => String(item.json.error))).toEqual(drafts.map((job) => expect.stringContaining(`Print job ${job.id} (1 letter, £1.02 after tax) was not confirmed`)));
+		expect(drafts).toHaveLength(1);
+		expect(run.error.map((item) => String(item.json.error))).toEqual([
+			expect.stringContaining(`Print job ${drafts[0].id} (1 letter, £1.02 after tax) was not confirmed`),
+			"Nothing was sent for this item: today's spending cannot take another letter",
+		]);
 	});
 
 	it('with "Continue" (regular output) the same runs give today\'s items, errors included, on the main output', () => {
@@ -121,7 +125,8 @@ describe(`a failed letter never flows down the success branch, in real n8n ${LIN
 		const each = outputs('Each Item (regular output)');
 		expect(each.main.map((item) => (item.json.error ? 'error' : 'job'))).toEqual(['job', 'error', 'job', 'job', 'error', 'job']);
 		const spending = outputs('Spending refusal (regular output)');
-		expect(spending.main.filter((item) => item.json.error).map((item) => item.json.draft_cost_after_tax_gbp)).toEqual([1.02, 1.02]);
+		// The held-back draft with its cost; the item after it, refused with the day full, made none.
+		expect(spending.main.filter((item) => item.json.error).map((item) => item.json.draft_cost_after_tax_gbp)).toEqual([1.02, undefined]);
 	});
 
 	it("records the execution's print jobs in n8n's custom data", () => {

@@ -96,30 +96,35 @@ const confirmedGbp = (fake: FakeIntelliprint) => [...fake.prints.jobs.values()].
 const isSuccess = (item: RunItem) => item.json.error === undefined;
 
 describe('a rerun after the daily limit changed, in real n8n', () => {
-	it.each(Object.keys(RERUNS) as Rerun[])('limit %s: drafts confirmed or refused, none left behind a success', async (rerun) => {
+	it.each(Object.keys(RERUNS) as Rerun[])('limit %s: drafts confirmed or refused, none left behind a success, no letter twice', async (rerun) => {
 		const fake = fakes.get(rerun)!;
 		const first = await n8n.execute(workflowId(`${rerun}First`));
 		expect(first.exitCode, first.output).toBe(0);
 		const held = items(first.result).filter((item) => !isSuccess(item)).length;
+		const draftsHeld = [...fake.prints.jobs.values()].filter((job) => !job.confirmed).length;
 		const again = await n8n.execute(workflowId(`${rerun}Again`));
 		expect(again.exitCode, again.output).toBe(0);
 		const out = items(again.result);
 		const jobs = [...fake.prints.jobs.values()];
-		const successesLeftDraft = out.filter((item) => isSuccess(item) && item.json.confirmed !== true).length;
+		const keys = jobs.map((job) => job.metadata.n8n_sent_key);
 		const row = {
-			limit: RERUNS[rerun], held, confirmedOnRerun: out.filter((item) => item.json.confirmed_in_this_run === true).length,
+			limit: RERUNS[rerun], refusedFirst: held, draftsHeldFirst: draftsHeld,
+			confirmedOnRerun: out.filter((item) => isSuccess(item) && item.json.confirmed === true && item.json.already_sent !== true).length + out.filter((item) => item.json.confirmed_in_this_run === true).length,
 			refusedOnRerun: out.filter((item) => !isSuccess(item)).length, draftsLeft: jobs.filter((job) => !job.confirmed).length,
-			successesLeftDraft, jobsCreated: jobs.length, spentGbp: Number(confirmedGbp(fake).toFixed(2)),
+			successesLeftDraft: out.filter((item) => isSuccess(item) && item.json.confirmed !== true).length,
+			duplicates: keys.length - new Set(keys).size, jobsCreated: jobs.length, spentGbp: Number(confirmedGbp(fake).toFixed(2)),
 		};
 		figures[`rerun, limit ${rerun}`] = row;
 		expect(held).toBe(ROWS - Math.floor(FIRST_LIMIT / LETTER));
-		expect(successesLeftDraft).toBe(0);
-		expect(jobs).toHaveLength(ROWS);
 		expect(out).toHaveLength(ROWS);
-		const fit = RERUNS[rerun] === 0 ? held : Math.max(0, Math.floor((RERUNS[rerun] - (ROWS - held) * LETTER) / LETTER + 1e-9));
-		expect(row.confirmedOnRerun).toBe(fit);
-		expect(row.draftsLeft).toBe(held - fit);
-		expect(row.refusedOnRerun).toBe(held - fit);
+		expect(row.successesLeftDraft).toBe(0);
+		expect(row.duplicates).toBe(0);
+		// Every item is a confirmed letter or an error; the limit now in force decides how many letters in all.
+		const letters = RERUNS[rerun] === 0 ? ROWS : Math.floor(RERUNS[rerun] / LETTER + 1e-9);
+		expect(out.filter((item) => isSuccess(item) && item.json.confirmed === true)).toHaveLength(Math.max(letters, ROWS - held));
+		expect(row.refusedOnRerun).toBe(ROWS - Math.max(letters, ROWS - held));
+		expect(jobs.filter((job) => job.confirmed)).toHaveLength(Math.max(letters, ROWS - held));
+		if (RERUNS[rerun] > 0) expect(row.spentGbp).toBeLessThanOrEqual(Math.max(RERUNS[rerun], FIRST_LIMIT));
 	});
 });
 

@@ -1,11 +1,13 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../transport';
+import { apiRequest, EXPECT } from '../transport';
+import { asNodeError } from './errorItem';
+import type { PrintJob } from './output';
+import { rememberSent, sentKeysSince } from './sentKeyIndex';
 import { textValue } from './values';
 
-/** The metadata entry that carries the user's key on every print job the node creates with one. */
-export const SENT_KEY_METADATA = 'n8n_sent_key';
+export { SENT_KEY_METADATA } from './sentKeyIndex';
 const MAX_KEY_LENGTH = 200;
 
 interface Scan {
@@ -13,36 +15,23 @@ interface Scan {
 	found: Promise<Map<string, string>>;
 	/** Keys claimed in this run: the first item with a key creates; later ones wait for it. */
 	claimed: Map<string, { itemIndex: number; created: Promise<string | undefined> }>;
+	testmode: boolean;
 }
 
 const scans = new WeakMap<IExecuteFunctions, Map<string, Scan>>();
 
 /**
- * Reads the print jobs of the last `days` once per node run (per test/live mode), newest first,
- * with only the fields needed, and maps each sent key to its job. Not once per item: a run of 300
- * items costs one or two list requests, not 300.
+ * The sent keys of the look-back, once per node run (per test/live mode): what this process knows of the account,
+ * brought up to date (sentKeyIndex.ts). Not once per item: a run of 300 items costs one read, not 300.
  */
-function scanFor(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, days: number): Scan {
+function scanFor(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, days: number, wanted?: () => Set<string>): Scan {
 	let perMode = scans.get(ctx);
 	if (!perMode) scans.set(ctx, (perMode = new Map()));
 	const mode = String(testmode);
 	let scan = perMode.get(mode);
 	if (!scan) {
 		const since = Math.floor(Date.now() / 1000) - days * 86_400;
-		const found = apiRequestAllItems<IDataObject>(
-			ctx,
-			'/prints',
-			{ testmode, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata'] },
-			{ itemIndex, until: (job) => typeof job.created === 'number' && job.created < since },
-		).then((jobs) => {
-			const keys = new Map<string, string>();
-			for (const job of jobs) {
-				const key = (job.metadata as IDataObject | undefined)?.[SENT_KEY_METADATA];
-				if (typeof key === 'string' && !keys.has(key)) keys.set(key, String(job.id));
-			}
-			return keys;
-		});
-		scan = { found, claimed: new Map() };
+		scan = { found: sentKeysSince(ctx, itemIndex, testmode, since, wanted?.()), claimed: new Map(), testmode };
 		perMode.set(mode, scan);
 	}
 	return scan;
@@ -51,6 +40,27 @@ function scanFor(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, d
 /** Every sent key on the print jobs of the look-back period, with its job (the same single read as checkSent). */
 export async function sentKeysFound(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, days: number): Promise<Map<string, string>> {
 	return await scanFor(ctx, itemIndex, testmode, days).found;
+}
+
+/**
+ * The print job a key names, read: undefined when it no longer counts as sent (deleted since, or every letter
+ * cancelled), and the process's index then forgets it, so the item is sent again.
+ */
+export async function sentJobStill(ctx: IExecuteFunctions, itemIndex: number, printJobId: string, sentKey: string, testmode: boolean): Promise<PrintJob | undefined> {
+	let job: PrintJob;
+	try {
+		job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex });
+	} catch (error) {
+		if ((error as NodeApiError).httpCode !== '404') throw asNodeError(ctx, error);
+		await rememberSent(ctx, testmode, sentKey, undefined);
+		return undefined;
+	}
+	const letters = job.letters ?? [];
+	if (letters.length > 0 && letters.every((letter) => letter.status === 'cancelled')) {
+		await rememberSent(ctx, testmode, sentKey, undefined);
+		return undefined;
+	}
+	return job;
 }
 
 export function sentKeyOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
@@ -65,15 +75,16 @@ export function sentKeyOf(ctx: IExecuteFunctions, itemIndex: number, value: unkn
 }
 
 export type SentCheck =
-	| { sent: true; printJobId: string; byItem?: number }
+	| { sent: true; printJobId: string; job?: PrintJob; byItem?: number }
 	| { sent: false; done: (createdId: string | undefined) => void };
 
 /**
- * Whether a print job carrying this key exists already (from an earlier run, or from an earlier
- * item of this run). When not, the item claims the key and must call `done` with what it created.
+ * Whether a print job carrying this key exists already (from an earlier run, or from an earlier item of this run)
+ * and still counts as sent. When not, the item claims the key and must call `done` with what it created. `wanted`
+ * gives every key the run looks for, so a first read can stop once all are found.
  */
-export async function checkSent(ctx: IExecuteFunctions, itemIndex: number, key: string, testmode: boolean, days: number): Promise<SentCheck> {
-	const scan = scanFor(ctx, itemIndex, testmode, days);
+export async function checkSent(ctx: IExecuteFunctions, itemIndex: number, key: string, testmode: boolean, days: number, wanted?: () => Set<string>): Promise<SentCheck> {
+	const scan = scanFor(ctx, itemIndex, testmode, days, wanted);
 	const earlier = scan.claimed.get(key);
 	if (earlier) {
 		const createdId = await earlier.created;
@@ -86,13 +97,21 @@ export async function checkSent(ctx: IExecuteFunctions, itemIndex: number, key: 
 	let done!: (createdId: string | undefined) => void;
 	const created = new Promise<string | undefined>((resolve) => (done = resolve));
 	scan.claimed.set(key, { itemIndex, created });
-	// If the list cannot be read, later items with this key must not wait forever.
-	scan.found.catch(() => done(undefined));
-	const found = await scan.found;
-	const existing = found.get(key);
-	if (existing) {
-		done(existing);
-		return { sent: true, printJobId: existing };
+	const settle = (createdId: string | undefined) => {
+		done(createdId);
+		if (createdId) void rememberSent(ctx, testmode, key, createdId);
+	};
+	try {
+		const existing = (await scan.found).get(key);
+		const job = existing ? await sentJobStill(ctx, itemIndex, existing, key, testmode) : undefined;
+		if (job) {
+			done(job.id);
+			return { sent: true, printJobId: job.id, job };
+		}
+	} catch (error) {
+		// If the list or the job cannot be read, later items with this key must not wait forever.
+		done(undefined);
+		throw asNodeError(ctx, error);
 	}
-	return { sent: false, done };
+	return { sent: false, done: settle };
 }

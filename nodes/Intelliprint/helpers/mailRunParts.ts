@@ -69,7 +69,8 @@ export function planParts(
 			});
 		}
 		for (const row of inside) coveredBy.set(row, part);
-		parts.push({ rows: inside, sentAs: part.printJobId });
+		// Its own key goes with it: should its job be gone (deleted or cancelled since), the part is sent again under it.
+		parts.push({ rows: inside, sentAs: part.printJobId, sentKey: `${runKey}#${part.from + 1}-${part.to + 1}/${part.count}/${part.digest}` });
 	}
 	let segment: number[] = [];
 	const flush = () => {

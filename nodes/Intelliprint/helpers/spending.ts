@@ -1,10 +1,12 @@
-import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, connectionSettings, EXPECT } from '../transport';
 import { issueConfirmPass, type ConfirmPass } from '../transport/confirmPass';
 import type { PrintJob } from './output';
+import { asNodeError } from './errorItem';
 import { noteHeld } from './runAccount';
+import { fullDay, noteCheck, roomForDraft, type Room } from './spendingRoom';
 import { dayShowing, LISTING_WAIT_MS, ukMidnight } from './spendingDay';
 import { PER_POUND, pounds, priceAfterTax, strictBoolean, strictPounds } from './strictValues';
 import { updatePrintJob } from './updatePrintJob';
@@ -81,6 +83,9 @@ export async function planConfirm(ctx: IExecuteFunctions, itemIndex: number, ask
 	// This run already found today's spending unreadable: refuse before a draft is made that could not be confirmed.
 	const unread = daily === undefined ? undefined : unreadableInRun.get(ctx);
 	if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, 'Nothing was sent for this item', unread, 'confirmsAgain');
+	// This run found the day unable to take another letter: no draft is made, nothing is read, for the rest.
+	const full = daily === undefined ? undefined : dayFull(ctx, daily);
+	if (full) throw full(itemIndex, 'Nothing was sent for this item');
 	return { kind: 'checked', perJob, rerun: ask.rerun };
 }
 
@@ -106,6 +111,30 @@ const line = new Map<string, Promise<unknown>>();
 const unreadable = new Map<string, { at: number; why: string }>();
 /** Per node run: why today's spending could not be read; the run's later items are refused at once too. */
 const unreadableInRun = new WeakMap<IExecuteFunctions, string>();
+/** The refusal for an item once the day cannot take another letter (spendingRoom.ts), while the limit is the one that filled it. */
+function dayFull(ctx: IExecuteFunctions, daily: number): ((itemIndex: number, what: string, draft?: PrintJob) => NodeOperationError) | undefined {
+	const full = fullDay(ctx, Math.round(daily * PER_POUND));
+	return full && ((itemIndex, what, draft) => fullRefusal(ctx, itemIndex, what, full, draft));
+}
+
+function fullRefusal(ctx: IExecuteFunctions, itemIndex: number, what: string, full: Room, draft?: PrintJob): NodeOperationError {
+	return refusal(ctx, itemIndex, `${what}: today's spending cannot take another letter`, [
+		`Confirmed today (UK time): ${pounds(full.total)} of the daily limit of ${pounds(full.limit)}; what is left is less than one letter (${pounds(full.letter)}).`,
+		draft ? ADVICE.confirmsAgain : 'Run it again tomorrow or once the limit is raised: with Skip Items Already Sent on, the rerun sends only what was not sent.',
+	], draft);
+}
+
+/**
+ * Before a draft is made for a confirm under the daily limit: waits for room (spendingRoom.ts), or refuses the item
+ * with nothing sent once the day is full. Returns the release to call once the draft has been through the gate.
+ */
+export async function roomForLiveDraft(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean): Promise<() => void> {
+	const { daily } = await limitsOf(ctx, itemIndex, undefined);
+	if (testmode || daily === undefined) return () => undefined;
+	const room = await roomForDraft(ctx, Math.round(daily * PER_POUND));
+	if (typeof room !== 'function') throw fullRefusal(ctx, itemIndex, 'Nothing was sent for this item', room);
+	return room;
+}
 
 /** Confirms a draft within the limits of its plan, or refuses (the draft stays, the error names it). */
 export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, plan: ConfirmPlan & { kind: 'checked' }): Promise<PrintJob> {
@@ -131,6 +160,8 @@ export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: num
 	const entered = Date.now();
 	const before = line.get(limitKey) ?? Promise.resolve();
 	const mine = before.then(async () => {
+		const full = dayFull(ctx, daily);
+		if (full) throw full(itemIndex, `Print job ${draft.id} was not confirmed`, draft);
 		const failed = unreadable.get(limitKey);
 		const unread = unreadableInRun.get(ctx) ?? (failed && failed.at >= entered ? failed.why : undefined);
 		if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, unread, plan.rerun, draft);
@@ -153,6 +184,7 @@ async function checkAndConfirm(
 	draft: PrintJob,
 	check: { why: string; cost: number; limit: number; limitKey: string; rerun: Rerun },
 ): Promise<PrintJob> {
+	const seen = { limit: check.limit, cost: check.cost, letters: draft.letters?.length ?? 1 };
 	const day = ukMidnight();
 	let own = lastConfirm.get(check.limitKey);
 	if (own?.day !== day) own = undefined;
@@ -178,6 +210,8 @@ async function checkAndConfirm(
 		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun, draft);
 	}
 	if (today.total + check.cost > check.limit) {
+		// Less left than the cheapest letter the run has priced: no later item of the run can go today.
+		noteCheck(ctx, { ...seen, total: today.total, refused: true });
 		throw refusal(ctx, itemIndex, `${check.why}: it would take today's spending over the daily limit of ${pounds(check.limit)}`, [
 			`Confirmed today (UK time) so far: ${pounds(today.total)}; with this job ${pounds(today.total + check.cost)}.`,
 			ADVICE[check.rerun],
@@ -187,6 +221,7 @@ async function checkAndConfirm(
 	try {
 		const confirmed = await confirmDraft(ctx, itemIndex, draft, 'within the daily limit');
 		lastConfirm.set(check.limitKey, { id: draft.id, day, unsure: false });
+		noteCheck(ctx, { ...seen, total: today.total + check.cost, refused: false });
 		return confirmed;
 	} catch (error) {
 		// A refusal (4xx) confirmed nothing; after a fault the confirm may have happened: the next check finds out.
@@ -202,12 +237,6 @@ async function confirmDraft(ctx: IExecuteFunctions, itemIndex: number, draft: Pr
 	} catch (error) {
 		throw asNodeError(ctx, error);
 	}
-}
-
-/** Each re-wrap hands back the same error: updatePrintJob throws only these two kinds. */
-function asNodeError(ctx: IExecuteFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
-	return new NodeOperationError(ctx.getNode(), error as Error);
 }
 
 /** Confirms an existing draft by ID as its plan says: the Confirm operation and Update with Confirm. */

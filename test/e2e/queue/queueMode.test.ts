@@ -137,7 +137,9 @@ describe('queue mode: spending limits across two workers', () => {
 		// Each worker waits to see its own last confirm listed before it checks again: the other misses at most one.
 		expect(spent, JSON.stringify(measured)).toBeLessThanOrEqual(100 + 1.02);
 		expect(spent, JSON.stringify(measured)).toBeGreaterThan(100 - 1.02);
-		expect(live.length + measured.drafts).toBe(600);
+		// A draft for each item the day refused, until a worker saw the day could take no other letter: then none.
+		expect(live.length + measured.drafts).toBeLessThanOrEqual(600);
+		expect(measured.drafts).toBeGreaterThan(0);
 	});
 });
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkSent, SENT_KEY_METADATA, sentKeyOf, sentKeysFound } from '../../helpers/alreadySent';
+import { checkSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../helpers/alreadySent';
 import { createOptions, LETTERS_PER_JOB } from './createOptions.description';
 import { recordCreated } from '../../helpers/ledger';
 import { noteJob } from '../../helpers/runAccount';
@@ -12,7 +12,7 @@ import { printJobItems, type PrintJob } from '../../helpers/output';
 import { buildPrintJobBody } from '../../helpers/printJobBody';
 import { jobShape, sourceBody, takesVariables, type JobShape } from '../../helpers/printJobSource';
 import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../helpers/recipients';
-import { confirmById, confirmWithinLimits, planConfirm, type ConfirmPlan } from '../../helpers/spending';
+import { confirmById, confirmWithinLimits, planConfirm, roomForLiveDraft, type ConfirmPlan } from '../../helpers/spending';
 import { liveAllowed } from '../../helpers/toolMode';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
 import { printJobOutputFields } from '../common.descriptions';
@@ -81,8 +81,9 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 	const found = runKey ? await sentKeysFound(ctx, first, testmodeOf(ctx, first), Number(options.sentKeyLookBackDays) || 30) : undefined;
 	// Parts found again on a rerun that a spending limit held back as drafts are confirmed now if they fit.
 	const plan = await confirmPlanOf(ctx, first, Boolean(runKey));
-	// A run sent whole, as one print job under its own key (before mail runs were split), is done.
-	if (runKey && found?.has(runKey)) return await sentJobItems(ctx, found.get(runKey)!, first, itemIndexes, plan);
+	// A run sent whole, as one print job under its own key (before mail runs were split), is done, unless that job is gone.
+	const whole = runKey && found?.has(runKey) ? await sentJobStill(ctx, first, found.get(runKey)!, runKey, testmodeOf(ctx, first)) : undefined;
+	if (whole) return await sentJobItems(ctx, whole, first, itemIndexes, plan);
 
 	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
 	// The same person twice in one run is two paid letters, unless asked for one each; the repeats are paired with it.
@@ -95,8 +96,9 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 	for (const [index, part] of parts.entries()) {
 		let made: INodeExecutionData[];
 		try {
-			made = part.sentAs
-				? await sentJobItems(ctx, part.sentAs, part.rows[0], withRepeats(part.rows), plan)
+			const sent = part.sentAs ? await sentJobStill(ctx, part.rows[0], part.sentAs, part.sentKey!, testmodeOf(ctx, first)) : undefined;
+			made = sent
+				? await sentJobItems(ctx, sent, part.rows[0], withRepeats(part.rows), plan)
 				: // The letter (text, template or the PDF) is the first row's, for every part of the run.
 					await createJob(ctx, part.rows[0], () => sourceBody(ctx, first, shape, part.rows.map((row) => recipientOfRow.get(row)!)), withRepeats(part.rows), {
 						number: index + 1,
@@ -111,6 +113,20 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 		for (const item of made) output.push(item);
 	}
 	return output;
+}
+
+/** Every item's sent key (Recipients: Each Item), so a first read of the account can stop once all are found. */
+function keysOfItems(ctx: IExecuteFunctions): Set<string> {
+	const keys = new Set<string>();
+	ctx.getInputData().forEach((_, itemIndex) => {
+		try {
+			const given = ctx.getNodeParameter('options.sentKey', itemIndex, '');
+			if (given) keys.add(sentKeyOf(ctx, itemIndex, given));
+		} catch {
+			// An item whose key cannot be read is refused on its own turn; it is simply not looked for.
+		}
+	});
+	return keys;
 }
 
 /** Test mode unless asked for live and allowed (an AI agent's jobs are test jobs unless the builder allows live). */
@@ -134,8 +150,8 @@ async function confirmPlanOf(ctx: IExecuteFunctions, itemIndex: number, keyed: b
  * spending limit held back, whatever the limit is now) is confirmed through the gate, or refused by it: a rerun
  * never reports a draft as sent when it was asked to confirm.
  */
-async function sentJobItems(ctx: IExecuteFunctions, printJobId: string, itemIndex: number, fromItems: number[] | undefined, plan: ConfirmPlan): Promise<INodeExecutionData[]> {
-	let job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex });
+async function sentJobItems(ctx: IExecuteFunctions, found: PrintJob | string, itemIndex: number, fromItems: number[] | undefined, plan: ConfirmPlan): Promise<INodeExecutionData[]> {
+	let job = typeof found === 'string' ? await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${found}`, itemIndex }) : found;
 	const confirmNow = plan.kind !== 'draft' && !job.confirmed;
 	// A pass is good for one confirm: each draft found gets its own plan.
 	if (confirmNow) job = await confirmById(ctx, itemIndex, job.id, await confirmPlanOf(ctx, itemIndex, true), job);
@@ -161,12 +177,15 @@ async function createJob(
 	const plan = await confirmPlanOf(ctx, itemIndex, Boolean(sentKey));
 	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: plan.kind === 'now' });
 	applyTypeOptions(settings, options, type);
-	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30) : undefined;
-	if (check?.sent) return await sentJobItems(ctx, check.printJobId, itemIndex, fromItems, plan);
+	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30, () => keysOfItems(ctx)) : undefined;
+	if (check?.sent) return await sentJobItems(ctx, check.job ?? check.printJobId, itemIndex, fromItems, plan);
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };
 
 	let created: string | undefined;
+	let release: (() => void) | undefined;
 	try {
+		// Under a daily limit a draft is made only while there is room for it: none once the day is full.
+		if (plan.kind === 'checked') release = await roomForLiveDraft(ctx, itemIndex, testmode);
 		const body = createBody({ ...(await source()), testmode, ...settings });
 		const sent = 'multipart' in body ? { multipart: body.multipart } : { json: body.json as IDataObject };
 		const confirmPass = plan.kind === 'now' ? plan.pass : undefined;
@@ -179,6 +198,7 @@ async function createJob(
 		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan) : job;
 		return await printJobItems(ctx, [made], itemIndex, { fromItems, extra });
 	} finally {
+		release?.();
 		if (check && !check.sent) check.done(created);
 	}
 }

@@ -55,16 +55,16 @@ describe('Confirm Only Up To (per job)', () => {
 describe('the daily spending limit on the credential', () => {
 	const api = useFakeApi();
 
-	it('100 items in parallel stop exactly at the limit: the rest stay drafts, each with its error', async () => {
+	it('100 items in parallel stop exactly at the limit: one draft held back, the rest refused with no draft, each with its error', async () => {
 		const { items, error } = await api.run({ parameters: liveCreate({ options: { parallelItems: 100 } }), items: rows(100), continueOnFail: true, credentials: { dailySpendingLimit: 20 } });
 		expect(error).toBeUndefined();
 		const confirmed = items.filter((item) => item.json.confirmed === true);
 		expect(confirmed).toHaveLength(Math.floor(20 / LETTER));
 		expect(liveConfirmedGbp(api.fake)).toBeLessThanOrEqual(20);
 		expect(errors(items)).toHaveLength(100 - confirmed.length);
-		expect(errors(items)[0]).toMatch(/would take today's spending over the daily limit of £20\.00/);
-		// Every refused item's draft is there to confirm by hand.
-		expect([...api.fake.prints.jobs.values()].filter((job) => !job.confirmed)).toHaveLength(100 - confirmed.length);
+		expect(errors(items).filter((message) => /would take today's spending over the daily limit of £20\.00/.test(message))).toHaveLength(1);
+		// Drafts are made only while they could fit: the one that showed the day full is there to confirm by hand.
+		expect([...api.fake.prints.jobs.values()].filter((job) => !job.confirmed)).toHaveLength(1);
 	});
 
 	it('counts what was confirmed earlier today, and two executions at once do not pass it together', async () => {
@@ -87,13 +87,17 @@ describe('the daily spending limit on the credential', () => {
 	it('a mail run held back is confirmed on a rerun too, part by part, once the limit allows', async () => {
 		const spent = liveConfirmedGbp(api.fake);
 		const parameters = liveCreate({ recipientsFrom: 'allItems', options: { sentKey: '={{ "mailrun-held" }}', lettersPerJob: 2 } });
+		const before = api.fake.createdPrintJobs().length;
 		const held = await api.run({ parameters, items: rows(4), continueOnFail: true, credentials: { dailySpendingLimit: spent + 0.5 } });
 		expect(errors(held.items)).toHaveLength(4);
-		const drafts = api.fake.createdPrintJobs().slice(-2);
-		expect(drafts.map((job) => [job.letters.length, job.confirmed])).toEqual([[2, false], [2, false]]);
+		// The first part's draft showed the day cannot take a letter: the second part was refused without a draft.
+		const [draft] = api.fake.createdPrintJobs().slice(before);
+		expect(api.fake.createdPrintJobs().slice(before).map((job) => [job.letters.length, job.confirmed])).toEqual([[2, false]]);
+		expect(errors(held.items).slice(2)).toEqual([expect.stringMatching(/^Nothing was sent for this item: today's spending cannot take another letter$/), expect.anything()]);
 		const again = await api.run({ parameters, items: rows(4), continueOnFail: true, credentials: { dailySpendingLimit: spent + 10 } });
 		expect(errors(again.items)).toEqual([]);
-		expect(again.items.map((item) => [item.json.id, item.json.confirmed, item.json.already_sent])).toEqual(drafts.map((job) => [job.id, true, true]));
+		const second = api.fake.createdPrintJobs().at(-1)!;
+		expect(again.items.map((item) => [item.json.id, item.json.confirmed, item.json.already_sent])).toEqual([[draft.id, true, true], [second.id, true, undefined]]);
 	});
 
 	it('a draft held back is confirmed on a rerun under Skip Items Already Sent, once the limit allows', async () => {
@@ -108,47 +112,54 @@ describe('the daily spending limit on the credential', () => {
 
 describe('a rerun after the limit changed: it confirms or refuses the drafts it finds, never reports them sent', () => {
 	const api = useFakeApi();
-	/** Three items held back as drafts under a limit below one letter, then run again under `limit`. */
+	/**
+	 * Three items under a limit below one letter: the first is held back as a draft, and the day, full, makes no
+	 * draft for the other two. Then the same items again under `limit`.
+	 */
 	async function heldThenRerun(key: string, limit: number, extra: Record<string, unknown> = {}) {
 		const spent = liveConfirmedGbp(api.fake);
-		const parameters = liveCreate({ options: { sentKey: `={{ "${key}-" + $json.name }}` } });
+		const parameters = liveCreate({ options: { sentKey: `={{ "${key}-" + $json.name }}`, parallelItems: 1 } });
+		const before = api.fake.createdPrintJobs().length;
 		const held = await api.run({ parameters, items: rows(3), continueOnFail: true, credentials: { dailySpendingLimit: spent + 0.5 } });
 		expect(errors(held.items)).toHaveLength(3);
-		const drafts = api.fake.createdPrintJobs().slice(-3).map((job) => job.id);
+		const [draft] = api.fake.createdPrintJobs().slice(before);
+		expect(api.fake.createdPrintJobs().slice(before)).toHaveLength(1);
 		const again = await api.run({ parameters: { ...parameters, ...extra }, items: rows(3), continueOnFail: true, credentials: { dailySpendingLimit: limit === 0 ? 0 : spent + limit } });
-		const left = drafts.filter((id) => !api.fake.prints.jobs.get(id)!.confirmed);
+		const made = api.fake.createdPrintJobs().slice(before);
+		const left = made.filter((job) => !job.confirmed).map((job) => job.id);
 		const reportedSent = again.items.filter((item) => item.json.error === undefined && item.json.confirmed !== true);
-		return { again, drafts, left, reportedSent };
+		return { again, draft, made, left, reportedSent };
 	}
 
-	it('limit removed (0): every held draft is confirmed now, none reported as sent while a draft', async () => {
-		const { again, drafts, left, reportedSent } = await heldThenRerun('removed', 0);
+	it('limit removed (0): the held draft is confirmed now, the others sent, none reported as sent while a draft', async () => {
+		const { again, draft, made, left, reportedSent } = await heldThenRerun('removed', 0);
 		expect(left).toEqual([]);
 		expect(reportedSent).toEqual([]);
-		expect(again.items.map((item) => [item.json.id, item.json.confirmed, item.json.already_sent, item.json.confirmed_in_this_run])).toEqual(drafts.map((id) => [id, true, true, true]));
-		expect(api.fake.createdPrintJobs().filter((job) => drafts.includes(job.id))).toHaveLength(3);
+		expect(made).toHaveLength(3);
+		expect(again.items.map((item) => [item.json.confirmed, item.json.already_sent, item.json.confirmed_in_this_run])).toEqual([[true, true, true], [true, undefined, undefined], [true, undefined, undefined]]);
+		expect(again.items[0].json.id).toBe(draft.id);
 	});
 
-	it('limit lowered: each draft is refused again with its error, none reported as sent', async () => {
-		const { again, left, reportedSent } = await heldThenRerun('lowered', 0.01);
-		expect(left).toHaveLength(3);
+	it('limit lowered: the draft is refused again with its error, the others with theirs, none reported as sent', async () => {
+		const { again, left, made, reportedSent } = await heldThenRerun('lowered', 0.01);
+		expect(left).toHaveLength(1);
+		expect(made).toHaveLength(1);
 		expect(reportedSent).toEqual([]);
 		expect(errors(again.items)).toHaveLength(3);
 		expect(errors(again.items)[0]).toMatch(/would take today's spending over the daily limit/);
 	});
 
-	it('limit raised enough for two: two confirmed, the third refused with its error', async () => {
-		const { again, left, reportedSent } = await heldThenRerun('raised', 2 * LETTER);
-		expect(left).toHaveLength(1);
+	it('limit raised enough for two: the draft and one more confirmed, the third refused with its error', async () => {
+		const { again, reportedSent } = await heldThenRerun('raised', 2 * LETTER);
 		expect(reportedSent).toEqual([]);
 		expect(again.items.filter((item) => item.json.confirmed === true)).toHaveLength(2);
 		expect(errors(again.items)).toHaveLength(1);
 	});
 
-	it('Confirm switched off for the rerun: the drafts are handed back as drafts, as asked', async () => {
+	it('Confirm switched off for the rerun: the held draft is handed back as a draft, the others made as drafts, as asked', async () => {
 		const { again, left } = await heldThenRerun('off', 0, { confirmed: false });
 		expect(left).toHaveLength(3);
-		expect(again.items.map((item) => [item.json.confirmed, item.json.already_sent, item.json.confirmed_in_this_run])).toEqual([[false, true, undefined], [false, true, undefined], [false, true, undefined]]);
+		expect(again.items.map((item) => [item.json.confirmed, item.json.already_sent, item.json.confirmed_in_this_run])).toEqual([[false, true, undefined], [false, undefined, undefined], [false, undefined, undefined]]);
 	});
 });
 

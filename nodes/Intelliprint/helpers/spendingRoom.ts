@@ -1,0 +1,84 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/**
+ * What a node run knows of the room left under the daily limit, so that it spends nothing on items that cannot go:
+ * drafts are made only while the drafts already waiting for the gate's check could still fit, and once what is left
+ * is less than the cheapest letter the run has priced, the rest of its items are refused with no draft and no read.
+ * The gate itself (spending.ts) still checks every confirm against the API's list: this only saves requests.
+ */
+
+/** Today's total and the cheapest letter, as the run's last check saw them (amounts with 8 implied decimals). */
+export interface Room {
+	total: number;
+	limit: number;
+	letter: number;
+}
+
+interface RunRoom {
+	/** Drafts made by the run under the limit and not yet through the gate's check. */
+	waiting: number;
+	seen?: Room;
+	full?: Room;
+	/** Settles when a draft has been through the gate: items waiting for room look again. */
+	moved: Promise<void>;
+	move: () => void;
+}
+
+const rooms = new WeakMap<IExecuteFunctions, RunRoom>();
+
+function roomOf(ctx: IExecuteFunctions): RunRoom {
+	let room = rooms.get(ctx);
+	if (!room) rooms.set(ctx, (room = { waiting: 0, ...nextMove() }));
+	return room;
+}
+
+function nextMove(): Pick<RunRoom, 'moved' | 'move'> {
+	let move!: () => void;
+	const moved = new Promise<void>((resolve) => (move = resolve));
+	return { moved, move };
+}
+
+function wake(room: RunRoom): void {
+	const { move } = room;
+	Object.assign(room, nextMove());
+	move();
+}
+
+/** The day as this check saw it: the total after it, the limit, and the draft's cost per letter. */
+export function noteCheck(ctx: IExecuteFunctions, check: { total: number; limit: number; cost: number; letters: number; refused: boolean }): void {
+	const room = roomOf(ctx);
+	const letter = Math.min(check.cost / Math.max(1, check.letters), room.seen?.letter ?? Number.POSITIVE_INFINITY);
+	room.seen = { total: check.total, limit: check.limit, letter };
+	if (check.refused && check.limit - check.total < letter) room.full = room.seen;
+	wake(room);
+}
+
+/** The day once it cannot take another letter, while the limit is the one that filled it. */
+export function fullDay(ctx: IExecuteFunctions, limit: number): Room | undefined {
+	const full = rooms.get(ctx)?.full;
+	return full?.limit === limit ? full : undefined;
+}
+
+/**
+ * Waits, before a draft is made under the daily limit, while the run's drafts already waiting would use what is
+ * left (and, before the run's first check, until that check). Returns the release to call once the draft has been
+ * through the gate, or the full day when no draft should be made.
+ */
+export async function roomForDraft(ctx: IExecuteFunctions, limit: number): Promise<(() => void) | Room> {
+	const room = roomOf(ctx);
+	for (;;) {
+		const full = fullDay(ctx, limit);
+		if (full) return full;
+		const seen = room.seen?.limit === limit ? room.seen : undefined;
+		if (room.waiting === 0 || (seen && seen.total + (room.waiting + 1) * seen.letter <= limit)) break;
+		await room.moved;
+	}
+	room.waiting++;
+	let released = false;
+	return () => {
+		if (released) return;
+		released = true;
+		room.waiting--;
+		wake(room);
+	};
+}
