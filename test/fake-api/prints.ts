@@ -1,5 +1,6 @@
 import type { Fields, UploadedFile } from './body';
 import { readExtraDocuments, type ExtraDocument, type ExtraDocumentInput } from './extras';
+import { History, type HistoryOptions } from './history';
 import { fail, newId, nextSequence } from './http';
 import { buildContentLetters, buildFileLetters, buildLetters, cost, type FakeLetter, type LetterSettings } from './letters';
 import { pageCount } from './pdf';
@@ -78,6 +79,8 @@ export class PrintStore {
 	 * confirmed job is listed as the draft it was. A job read by its ID is always up to date.
 	 */
 	listingDelayMs = 0;
+	/** A big sender's past jobs (seedHistory), held compactly: read and listed with the jobs above; one changed moves into them. */
+	history?: History;
 
 	constructor(
 		private readonly letterPdfUrl: (letterId: string) => string,
@@ -130,13 +133,14 @@ export class PrintStore {
 	}
 
 	get(id: string): FakePrintJob {
-		const job = this.jobs.get(id);
+		const job = this.jobs.get(id) ?? this.history?.view(id);
 		if (!job) throw fail.notFound(`print ${id}`);
 		return job;
 	}
 
 	/** Draft: deleted. Confirmed: letters still waiting to print are cancelled and refunded. */
 	remove(id: string): Record<string, unknown> {
+		this.history?.adopt(id, this.jobs);
 		const job = this.get(id);
 		if (!job.confirmed) {
 			this.jobs.delete(id);
@@ -157,7 +161,14 @@ export class PrintStore {
 		const listed = [...this.jobs.values()].map((job) =>
 			job.confirmed && now - (job._confirmedAtMs ?? 0) < this.listingDelayMs ? { ...job, confirmed: false, confirmed_at: null } : job,
 		);
-		return filterPrints(listed, query);
+		return this.history ? this.history.listing(listed, query) : filterPrints(listed, query);
+	}
+
+	/** Puts a big sender's past print jobs on the account (see history.ts); once per store. */
+	seedHistory(options: HistoryOptions): History {
+		if (this.history) throw new Error('This fake already holds a history');
+		this.history = new History(options);
+		return this.history;
 	}
 
 	/** Adds n plain jobs without PDF processing, for list and pagination tests. */
@@ -182,6 +193,7 @@ export class PrintStore {
 
 	/** Moves letters along their lifecycle (tests use it to stand in for the print house). */
 	setLetterStatus(letterId: string, status: string, extra: Partial<FakeLetter> = {}): FakeLetter {
+		this.history?.adoptLetter(letterId, this.jobs);
 		for (const job of this.jobs.values()) {
 			const letter = job.letters.find((l) => l.id === letterId);
 			if (letter) {

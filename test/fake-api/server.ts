@@ -5,6 +5,7 @@ import { BackgroundStore, MergeStore } from './backgrounds';
 import { carriesKey, serveElsewhere, type HostRequest } from './elsewhere';
 import { deliver, letterEvent, type Delivery, type FakeEvent, type WebhookTarget } from './events';
 import { serveFile } from './fileHost';
+import { historyEnvelope, type History, type HistoryOptions } from './history';
 import { actsFirst, expects, inject, takeFault, waitsBeforeActing, type Fault } from './hostile';
 import { ApiFailure, apiKeyOf, asFailure, failureReply, jsonReply, overLimit, publicView, queryText, readRaw, write, type IncomingMessage, type Reply, type ServerResponse } from './http';
 import { listEnvelope, type SortFields } from './lists';
@@ -15,6 +16,7 @@ import { route } from './routes';
 import { TemplateStore } from './templates';
 
 export type { FakeOptions, RecordedRequest } from './options';
+export type { History, HistoryOptions } from './history';
 export type { Fault, Garbage } from './hostile';
 export type { HostRequest } from './elsewhere';
 export type { Delivery, FakeEvent, WebhookTarget } from './events';
@@ -144,6 +146,11 @@ export class FakeIntelliprint {
 	/** Requests that reached a host other than the API's carrying the API key (in a header, Basic credentials or the URL). */
 	keyLeaks(): number {
 		return [...this.fileRequests, ...this.elsewhere].filter((request) => carriesKey(request, this.apiKey)).length;
+	}
+
+	/** Puts a big sender's past print jobs (e.g. 510,000 over 30 days) on the account, held compactly: see history.ts. */
+	seedHistory(options: HistoryOptions): History {
+		return this.prints.seedHistory(options);
 	}
 
 	/** Every print job created through the API (seeded ones left out), in order, deleted drafts included. */
@@ -283,7 +290,7 @@ export class FakeIntelliprint {
 
 	/** The API's list envelope (limit/skip, sort_field/sort_order when sort fields are given, fields). */
 	listEnvelope<T extends { created?: number; _seq?: number }>(all: T[], query: URLSearchParams, sortFields?: SortFields<T>): unknown {
-		return listEnvelope(all, query, sortFields, this.ignoreSkip);
+		return historyEnvelope(all, this.ignoreSkip) ?? listEnvelope(all, query, sortFields, this.ignoreSkip);
 	}
 }
 
