@@ -5,6 +5,8 @@
  * The rules and their sources are listed in the README ("Addresses checked before sending").
  */
 
+import { codePoint, postcodeText, printedText } from './visibleText';
+
 /**
  * Lines below the name that the envelope window shows: a PAF address has at most six above its postcode
  * (organisation, sub-building, building, street, locality, post town). Intelliprint publishes no limit.
@@ -118,7 +120,13 @@ export function postcodeOf(given: string, country: string): { postcode: string }
 		const match = UK_POSTCODE.exec(compact);
 		if (!match) {
 			if (UK_OUTWARD_ONLY.test(compact)) return { problem: `${shown} is not a complete UK postcode`, fix: `It has the district (${compact}) but not the last three characters, as in ${compact} 1AA: look the full postcode up.` };
-			return { problem: `${shown} is not a UK postcode`, fix: "Royal Mail's postcodes are like SW1A 1AA, M1 1AE or B33 8TH; for an address abroad, give its country." };
+			const meant = oneSlipAway(compact);
+			return {
+				problem: `${shown} is not a UK postcode${meant ? ` (did you mean "${meant}"?)` : ''}`,
+				fix: meant
+					? `A letter O typed for a zero, or an I for a one, is the usual slip: check the postcode against the address, and correct it if "${meant}" is right.`
+					: "Royal Mail's postcodes are like SW1A 1AA, M1 1AE or B33 8TH; for an address abroad, give its country.",
+			};
 		}
 		const area = CROWN_AREAS[country];
 		if (area && !compact.startsWith(area)) return { problem: `${shown} is not a postcode of ${country}`, fix: `Postcodes of ${country} start with ${area}: check the postcode or the country.` };
@@ -130,8 +138,40 @@ export function postcodeOf(given: string, country: string): { postcode: string }
 	return { postcode: rule.form(compact.replace(/-/g, '')) };
 }
 
+/** Letters and digits typed for one another: O and 0, I and 1. */
+const SLIPS: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I' };
+
+/**
+ * The one UK postcode a single O/0 or I/1 slip away from `compact`, if exactly one is: shown to the user as a
+ * question, never applied, since another real postcode may be meant.
+ */
+function oneSlipAway(compact: string): string | undefined {
+	const found = new Set<string>();
+	for (let at = 0; at < compact.length; at++) {
+		const other = SLIPS[compact[at]];
+		if (!other) continue;
+		const match = UK_POSTCODE.exec(`${compact.slice(0, at)}${other}${compact.slice(at + 1)}`);
+		if (match) found.add(`${match[1]} ${match[2]}`);
+	}
+	return found.size === 1 ? [...found][0] : undefined;
+}
+
 /** The whole check of one address, its parts already read as text (the lines joined by "\n"). */
-export function checkAddress(name: string, line: string, postcode: string, country: string): Verdict {
+export function checkAddress(givenName: string, givenLine: string, givenPostcode: string, givenCountry: string): Verdict {
+	const printed = { name: printedText(givenName, false), address: printedText(givenLine, true) };
+	for (const field of ['name', 'address'] as const) {
+		const { text, refused } = printed[field];
+		if (refused === undefined) continue;
+		const where = field === 'name' ? 'The name' : `Address line ${text.split('\n').findIndex((part) => part.includes(refused)) + 1}`;
+		return {
+			ok: false,
+			field,
+			value: field === 'name' ? givenName : givenLine,
+			reason: `${where} holds an invisible character (${codePoint(refused)}) that would change what is printed`,
+			fix: 'It looks right on screen but is not: retype the value, or delete the character (it often comes with text copied from another system).',
+		};
+	}
+	const [name, line, postcode, country] = [printed.name.text, printed.address.text, postcodeText(givenPostcode), postcodeText(givenCountry)];
 	const place = countryOf(country);
 	if ('problem' in place) return { ok: false, field: 'country', value: country, reason: place.problem, fix: place.fix };
 	const code = postcodeOf(postcode, place.code);

@@ -24,7 +24,10 @@ export function distinctRecipients(recipients: Recipient[], rows: number[], skip
 		if (first === undefined) firstRow.set(key, row);
 		else {
 			result.repeats++;
-			result.repeatsOf.set(first, [...(result.repeatsOf.get(first) ?? []), row]);
+			// Appended in place: copying the list for each repeat made 40,000 rows to one recipient take 42 s.
+			const repeats = result.repeatsOf.get(first);
+			if (repeats) repeats.push(row);
+			else result.repeatsOf.set(first, [row]);
 			if (skip) return;
 		}
 		result.rows.push(row);

@@ -68,17 +68,25 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 	const name = textValue(ctx, itemIndex, raw.name, 'Recipient Name')?.trim();
 	const line = addressLine(ctx, itemIndex, raw.address);
 	const postcode = textValue(ctx, itemIndex, raw.postcode, 'Postcode')?.trim();
-	const missing = ([[name, 'name', 'Recipient Name'], [line, 'address lines', 'Address Lines'], [postcode, 'postcode', 'Postcode']] as const).filter(([value]) => !value);
+	const fields = [[name, 'name', 'Recipient Name', 'name'], [line, 'address lines', 'Address Lines', 'address'], [postcode, 'postcode', 'Postcode', 'postcode']] as const;
+	const missing = fields.filter(([value]) => !value);
 	if (missing.length) {
 		const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.map(([, what]) => what).join(', no ')}${PURPOSE[String(ctx.getNodeParameter('resource', itemIndex, ''))] ?? ''}`, { itemIndex });
+		error.context.addressField = missing[0][3];
+		// A field the row holds but left empty is a value to fill in, not a mapping to change.
+		// (Lines read by their column names come as a list whether or not the column is there: not told apart.)
+		const blank = missing.filter(([, , , field]) => raw[field] !== undefined && raw[field] !== null && !Array.isArray(raw[field]));
 		if (usedAsTool(ctx)) {
 			// In the labels of the tool's arguments, which errorForModel turns into their names. (The
 			// item holds the call's own bookkeeping, toolCallId and such: no use to the model.)
 			error.description = `Call the tool again with ${missing.map(([, , label]) => `"${label}"`).join(' and ')} filled in.`;
 			error.context.adviceForModel = true;
+		} else if (blank.length === missing.length) {
+			const which = blank.map(([, what]) => what).join(' and ');
+			error.description = `The row has ${which} but ${blank.length === 1 ? 'it is' : 'they are'} empty: fill in the ${which} in the source, or leave the row out.`;
 		} else {
-			const fields = Object.keys(ctx.getInputData()[itemIndex]?.json ?? {});
-			error.description = `${mapping.hint}${fields.length ? ` (it has: ${fields.slice(0, 20).join(', ')})` : ''}, or fill in the missing values.`;
+			const keys = Object.keys(ctx.getInputData()[itemIndex]?.json ?? {});
+			error.description = `${mapping.hint}${keys.length ? ` (it has: ${keys.slice(0, 20).join(', ')})` : ''}, or fill in the missing values.`;
 		}
 		throw error;
 	}

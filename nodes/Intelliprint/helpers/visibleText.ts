@@ -1,0 +1,49 @@
+/**
+ * Invisible characters in what goes on an envelope: text copied from a web page, a PDF or another system brings
+ * them along. Those that print nothing and mean nothing are removed; those that change what is printed (a
+ * right-to-left override reverses the text after it) or that a printer cannot print (control characters) refuse
+ * the row, with the character named, since the value looks right on screen. Used by addressRules.ts.
+ */
+
+/** Removed wherever they stand: zero-width space, word joiner, byte order mark, soft hyphen. */
+const HARMLESS = /[\u200B\u2060\uFEFF\u00AD]/g;
+/** Kept: they shape scripts (zero-width joiner and non-joiner) or mark direction in right-to-left text. */
+const SHAPING = new Set(['\u200C', '\u200D', '\u200E', '\u200F', '\u061C']);
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+
+const NAMES: Record<string, string> = {
+	'\u202A': 'left-to-right embedding',
+	'\u202B': 'right-to-left embedding',
+	'\u202C': 'pop directional formatting',
+	'\u202D': 'left-to-right override',
+	'\u202E': 'right-to-left override',
+	'\u2066': 'left-to-right isolate',
+	'\u2067': 'right-to-left isolate',
+	'\u2068': 'first strong isolate',
+	'\u2069': 'pop directional isolate',
+};
+
+/** "U+202E, right-to-left override": how a message shows a character no one can see. */
+export function codePoint(character: string): string {
+	const hex = `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+	const name = NAMES[character] ?? (/\p{Cc}/u.test(character) ? 'a control character' : 'an invisible format character');
+	return `${hex}, ${name}`;
+}
+
+/** A postcode with every invisible character taken out: none belongs in one, and none changes which it is. */
+export function postcodeText(text: string): string {
+	return text.replace(/[\p{Cc}\p{Cf}]/gu, (character) => (character === '\t' ? ' ' : ''));
+}
+
+/**
+ * A name or address line as it will be printed: harmless invisible characters removed, tabs as spaces; the first
+ * character that would change what is printed, if there is one, as `refused`.
+ */
+export function printedText(text: string, lines: boolean): { text: string; refused?: string } {
+	const cleaned = text.replace(HARMLESS, '').replace(/\r\n?/g, lines ? '\n' : ' ').replace(/\t/g, ' ');
+	for (const character of cleaned) {
+		if (character === '\n' && lines) continue;
+		if (INVISIBLE.test(character) && !SHAPING.has(character)) return { text: cleaned, refused: character };
+	}
+	return { text: cleaned };
+}
