@@ -78,7 +78,8 @@ describe(`addresses checked before sending, in real n8n ${LINE}.x`, () => {
 		expect(errors).toHaveLength(rows.length - accepted.length);
 		const sent = fake.requests.filter((call) => call.method === 'POST' && call.path === '/v1/prints').flatMap((call) => call.body.recipients as Array<{ address: { name: string; postcode: string; country: string } }>);
 		expect(sent.map((recipient) => `${recipient.address.name}|${recipient.address.postcode}|${recipient.address.country}`)).toEqual(
-			accepted.map((row) => ('postcode' in row.expected ? `${row.name}|${row.expected.postcode}|${row.expected.country}` : '')),
+			// Harmless invisible characters (a soft hyphen, a zero-width space) are taken out of what is printed.
+			accepted.map((row) => ('postcode' in row.expected ? `${row.name.replace(/[\u00AD\u200B\u2060\uFEFF]/g, '')}|${row.expected.postcode}|${row.expected.country}` : '')),
 		);
 		const refusedNames = new Set(rows.filter((row) => 'refused' in row.expected).map((row) => row.name));
 		expect(sent.filter((recipient) => refusedNames.has(recipient.address.name))).toEqual([]);

@@ -25,8 +25,9 @@ describe.skipIf(LINE === 1)('the packed package', () => {
 		expect(unexpected).toEqual([]);
 		// 152 KB with maps and declarations; 101 KB without at stop 38 (the code packed to about 76 KB, the README to
 		// 21 KB); 110.7 KB once every item's outcome was made true and reruns and limits read what they must (issues 39
-		// and 42: about 9 KB of code). Fails when the tarball grows past today's size by more than a few messages' worth.
-		expect((await fs.stat(tarball)).size).toBeLessThan(113_000);
+		// and 42: about 9 KB of code); 119.5 KB with the country table generated from maintained data (issue 40: 8.4 KB,
+		// within its 15 KB budget). Fails when the tarball grows past today's size by more than a few messages' worth.
+		expect((await fs.stat(tarball)).size).toBeLessThan(122_000);
 	});
 });
 

@@ -49,11 +49,12 @@ export function readAddress(input: Partial<Address> | undefined, param: string):
 	if (lines.length > MAX_LINES) {
 		throw fail.invalid('parameter_invalid', `Invalid value for ${param}.line: at most ${MAX_LINES} lines fit the envelope window, not ${lines.length}.`, `${param}.line`);
 	}
-	const postcode = required(input.postcode, `${param}.postcode`);
 	const country = input.country ?? 'GB';
 	if (!/^[A-Z]{2}$/.test(country)) {
 		throw fail.invalid('parameter_invalid', `Invalid value for ${param}.country: "${country}" is not a two-letter country code such as GB.`, `${param}.country`);
 	}
+	// Ours: the reference does not say; a UK address needs its postcode, and many countries have none (Hong Kong, the UAE).
+	const postcode = ['GB', 'GG', 'JE', 'IM'].includes(country) ? required(input.postcode, `${param}.postcode`) : (input.postcode?.trim() ?? '');
 	return { name, line: lines.join('\n'), postcode, country };
 }
 

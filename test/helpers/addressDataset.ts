@@ -4,6 +4,8 @@
  * letters each position may not hold, postcodes cut short, GIR 0AA, BFPO numbers, the Crown dependencies, Irish
  * Eircodes, other countries' codes, country names and aliases, addresses too long or too tall for the window.
  */
+
+import { countryRow, countryTable } from '../../nodes/Intelliprint/helpers/countryTable';
 export interface DatasetRow {
 	kind: string;
 	name: string;
@@ -80,7 +82,9 @@ function eircodes(): DatasetRow[] {
 	const ids = ['F4E2', 'X285', 'PV38', 'AC12', '2NT4', 'HE7K', 'YD5X', '0W6T', 'KR27', 'C9FN'];
 	return [
 		...keys.map((key, i) => row('Irish Eircode', i % 2 ? `${key}${ids[i]}`.toLowerCase() : `${key} ${ids[i]}`, i % 3 ? 'Ireland' : 'IE', { postcode: `${key} ${ids[i]}`, country: 'IE' })),
-		...['B12 F4E2', 'A65 F4B2', 'A6 F4E2', 'A65 F4E', 'D6X PV38', 'O12 AC12', '12345', 'A65F4E22'].map((code) => row('Eircode: not the format', code, 'IE', { refused: 'Postcode' })),
+		// Google's pattern for Ireland is three and four letters or digits: An Post's routing keys are not checked.
+		...['B12 F4E2', 'A65 F4B2', 'D6X PV38', 'O12 AC12'].map((code) => row("Eircode: of Google's pattern", code, 'IE', { postcode: code, country: 'IE' })),
+		...['A6 F4E2', 'A65 F4E', '12345', 'A65F4E22'].map((code) => row('Eircode: not the format', code, 'IE', { refused: 'Postcode' })),
 	];
 }
 
@@ -89,12 +93,12 @@ function abroad(): DatasetRow[] {
 		['US', '10001', '10001'], ['US', '94105-1234', '94105-1234'], ['United States', '941051234', '94105-1234'], ['CA', 'k1a0b1', 'K1A 0B1'],
 		['DE', '10115', '10115'], ['Germany', '80331', '80331'], ['FR', '75008', '75008'], ['France', '13001', '13001'], ['ES', '28001', '28001'],
 		['IT', '00184', '00184'], ['NL', '1012ab', '1012 AB'], ['Netherlands', '3011 CE', '3011 CE'], ['BE', '1000', '1000'], ['CH', '8001', '8001'],
-		['AT', '1010', '1010'], ['DK', '1050', '1050'], ['NO', '0150', '0150'], ['SE', '11122', '111 22'], ['PL', '00950', '00-950'], ['PT', '1000001', '1000-001'],
-		['AU', '2000', '2000'], ['NZ', '6011', '6011'], ['JP', '100-0001', '100-0001'], ['Japan', '1500001', '1500001'],
+		['AT', '1010', '1010'], ['DK', '1050', '1050'], ['NO', '0150', '0150'], ['SE', '11122', '11122'], ['PL', '00950', '00-950'], ['PT', '1000001', '1000-001'],
+		['AU', '2000', '2000'], ['NZ', '6011', '6011'], ['JP', '100-0001', '100-0001'], ['Japan', '1500001', '150-0001'],
 	];
 	const bad: Array<[string, string]> = [
 		['US', '1000'], ['US', 'SW1A 1AA'], ['DE', '1011'], ['DE', 'D-10115'], ['FR', '7500'], ['NL', '1012 SA'], ['NL', '0123 AB'], ['CA', '123456'],
-		['SE', '01122'], ['ES', '99001'], ['PL', '0095'], ['AU', '20000'],
+		['PL', '0095'], ['AU', '20000'], ['SE', '1122'], ['ES', '9900'],
 	];
 	return [
 		...good.map(([country, code, sent]) => row(`abroad: ${country.length === 2 ? 'code' : 'name'} with a postcode of its format`, code, country, { postcode: sent, country: country.length === 2 ? country : { 'United States': 'US', Germany: 'DE', France: 'FR', Netherlands: 'NL', Japan: 'JP' }[country]! })),
@@ -125,8 +129,52 @@ function windows(): DatasetRow[] {
 }
 
 /** Every row, numbered in a name of its own so that none repeats another. */
+/** Not countries to post to (the node refuses them or posts them as another): no rows of their own. */
+const SKIPPED = new Set(['AC', 'TA', 'XK', 'AQ', 'BV', 'HM', 'UM', 'GB', 'GG', 'JE', 'IM']);
+
+/**
+ * The world, from the generated data (countryTable.ts): every country's first published postcode example, as
+ * published and typed compact in lower case (both sent as published); a blank postcode where the country has none
+ * or it is optional; names as sheets and systems write them; ambiguous names; invisible characters.
+ */
+function international(): DatasetRow[] {
+	const rows: DatasetRow[] = [];
+	for (const entry of countryTable().values()) {
+		if (SKIPPED.has(entry.code)) continue;
+		const example = entry.examples[0];
+		if (example && entry.pattern) {
+			rows.push(row('world: published example', example, entry.code, { postcode: example.toUpperCase(), country: entry.code }));
+			rows.push(row('world: example typed compact, lower case', example.replace(/[\s-]/g, '').toLowerCase(), entry.alpha3, { postcode: example.toUpperCase(), country: entry.code }));
+		}
+		if (entry.postcode !== 'required') rows.push(row(`world: no postcode (${entry.postcode})`, '', entry.code, { postcode: '', country: entry.code }));
+		if (entry.pattern && example) rows.push(row('world: postcode not of its country', 'ZZ-ZZ-ZZ-ZZ-ZZ', entry.code, { refused: 'Postcode' }));
+	}
+	const named: Array<[string, string]> = [
+		['Nederland', 'NL'], ['Österreich', 'AT'], ['Schweiz', 'CH'], ['Suisse', 'CH'], ['Belgique', 'BE'], ['België', 'BE'], ['Polska', 'PL'], ['Sverige', 'SE'],
+		['Danmark', 'DK'], ['Norge', 'NO'], ['Turkey', 'TR'], ['Türkiye', 'TR'], ['Swaziland', 'SZ'], ['Macedonia', 'MK'], ['Burma', 'MM'], ['Myanmar', 'MM'],
+		['Hong Kong', 'HK'], ['Viet Nam', 'VN'], ['Republic of Korea', 'KR'], ['UAE', 'AE'], ['Great Britain & Northern Ireland', 'GB'], ['GBR', 'GB'], ['IRL', 'IE'],
+		['DEU', 'DE'], ['España', 'ES'], ['Italia', 'IT'], ['Deutschland', 'DE'], ['Česko', 'CZ'], ['Suomi', 'FI'], ['Ísland', 'IS'], ['Éire', 'IE'], ['U.S.A.', 'US'],
+		['Ivory Coast', 'CI'], ["Côte d'Ivoire", 'CI'], ['Czechia', 'CZ'], ['Czech Republic', 'CZ'], ['Holland', 'NL'], ['the Netherlands', 'NL'],
+	];
+	for (const [country, code] of named) {
+		const sample = countryRow(code);
+		const postcode = code === 'GB' ? 'SW1A 1AA' : (sample?.examples[0] ?? '');
+		rows.push(row('world: country as sheets write it', postcode, country, { postcode: postcode.toUpperCase(), country: code }));
+	}
+	for (const country of ['Korea', 'Congo']) rows.push(row('world: ambiguous country name', '', country, { refused: `Country "${country}" could be` }));
+	const hidden: Array<[string, Partial<DatasetRow>, DatasetRow['expected']]> = [
+		['postcode with a zero-width space', { postcode: 'SW1A\u200B 1AA' }, { postcode: 'SW1A 1AA', country: 'GB' }],
+		['postcode with a right-to-left override', { postcode: '\u202ESW1A 1AA' }, { postcode: 'SW1A 1AA', country: 'GB' }],
+		['name with a soft hyphen', { name: 'Sam\u00AD Example' }, { postcode: 'SW1A 1AA', country: 'GB' }],
+		['line with a right-to-left override', { address: '1 High \u202EStreet\nTown' }, { refused: 'Address line 1 holds an invisible character (U+202E' }],
+		['name with a control character', { name: 'Sam\u0007 Example' }, { refused: 'The name holds an invisible character (U+0007' }],
+	];
+	for (const [kind, extra, expected] of hidden) rows.push(row(`world: invisible character, ${kind}`, 'SW1A 1AA', 'GB', expected, extra));
+	return rows;
+}
+
 export function addressDataset(): DatasetRow[] {
-	const rows = [...ukShapes(), ...ukRefused(), ...special(), ...eircodes(), ...abroad(), ...countries(), ...windows()];
+	const rows = [...ukShapes(), ...ukRefused(), ...special(), ...eircodes(), ...abroad(), ...countries(), ...windows(), ...international()];
 	// Enough rows of the everyday kind (a full, well-typed UK address) to make a sheet of real size.
 	for (let i = 0; rows.length < 520; i++) rows.push(row('UK: everyday row', `LS${(i % 28) + 1} ${i % 10}${pick(INWARD_LETTERS, i)}${pick(INWARD_LETTERS, i * 3)}`, 'GB', { postcode: `LS${(i % 28) + 1} ${i % 10}${pick(INWARD_LETTERS, i)}${pick(INWARD_LETTERS, i * 3)}`, country: 'GB' }));
 	return rows.map((entry, i) => (entry.name === 'Sam Example' ? { ...entry, name: `Sam Example ${i + 1}` } : entry));

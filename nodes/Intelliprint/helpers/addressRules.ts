@@ -5,6 +5,7 @@
  * The rules and their sources are listed in the README ("Addresses checked before sending").
  */
 
+import { countryRow, countryTable, type CountryRow } from './countryTable';
 import { codePoint, postcodeText, printedText } from './visibleText';
 
 /**
@@ -38,75 +39,115 @@ const UK_OUTWARD_ONLY = new RegExp(`^${OUTWARD}$`);
 /** The Crown dependencies post with Royal Mail's format, each under its own area. */
 const CROWN_AREAS: Record<string, string> = { GG: 'GY', JE: 'JE', IM: 'IM' };
 
-/** Postcodes of other countries whose format is well defined, as [pattern on the compact form, standard form]. */
-const OTHER_POSTCODES: Record<string, { shape: RegExp; form: (compact: string) => string; example: string }> = {
-	// Eircode: a routing key (a letter and two digits, or D6W) and four characters, from a set without B, G, I, J, L, M, O, Q, S, U, Z.
-	IE: { shape: /^(?:[AC-FHKNPRTV-Y][0-9]{2}|D6W)[0-9AC-FHKNPRTV-Y]{4}$/, form: (c) => `${c.slice(0, 3)} ${c.slice(3)}`, example: 'A65 F4E2' },
-	US: { shape: /^[0-9]{5}(?:-?[0-9]{4})?$/, form: (c) => (c.length > 5 ? `${c.slice(0, 5)}-${c.slice(-4)}` : c), example: '10001' },
-	CA: { shape: /^[ABCEGHJ-NPRSTVXY][0-9][ABCEGHJ-NPRSTV-Z][0-9][ABCEGHJ-NPRSTV-Z][0-9]$/, form: (c) => `${c.slice(0, 3)} ${c.slice(3)}`, example: 'K1A 0B1' },
-	DE: { shape: /^[0-9]{5}$/, form: (c) => c, example: '10115' },
-	FR: { shape: /^[0-9]{5}$/, form: (c) => c, example: '75008' },
-	ES: { shape: /^(?:0[1-9]|[1-4][0-9]|5[0-2])[0-9]{3}$/, form: (c) => c, example: '28001' },
-	IT: { shape: /^[0-9]{5}$/, form: (c) => c, example: '00184' },
-	NL: { shape: /^[1-9][0-9]{3}(?!SA|SD|SS)[A-Z]{2}$/, form: (c) => `${c.slice(0, 4)} ${c.slice(4)}`, example: '1012 AB' },
-	BE: { shape: /^[1-9][0-9]{3}$/, form: (c) => c, example: '1000' },
-	AT: { shape: /^[1-9][0-9]{3}$/, form: (c) => c, example: '1010' },
-	CH: { shape: /^[1-9][0-9]{3}$/, form: (c) => c, example: '8001' },
-	DK: { shape: /^[1-9][0-9]{3}$/, form: (c) => c, example: '1050' },
-	NO: { shape: /^[0-9]{4}$/, form: (c) => c, example: '0150' },
-	SE: { shape: /^[1-9][0-9]{4}$/, form: (c) => `${c.slice(0, 3)} ${c.slice(3)}`, example: '111 22' },
-	PL: { shape: /^[0-9]{2}-?[0-9]{3}$/, form: (c) => `${c.slice(0, 2)}-${c.slice(-3)}`, example: '00-950' },
-	PT: { shape: /^[1-9][0-9]{3}-?[0-9]{3}$/, form: (c) => `${c.slice(0, 4)}-${c.slice(-3)}`, example: '1000-001' },
-	AU: { shape: /^[0-9]{4}$/, form: (c) => c, example: '2000' },
-	NZ: { shape: /^[0-9]{4}$/, form: (c) => c, example: '6011' },
+/**
+ * What sheets write for a country besides its names in the data (countryTable.ts, generated from maintained
+ * packages): the UK's nations and shorthands, and a few common names the packages do not carry.
+ */
+const SHEET_NAMES: Record<string, string> = {
+	uk: 'GB', britain: 'GB', england: 'GB', scotland: 'GB', wales: 'GB', cymru: 'GB', 'northern ireland': 'GB',
+	'great britain and northern ireland': 'GB', 'united kingdom of great britain and northern ireland': 'GB', 'england uk': 'GB', 'scotland uk': 'GB', 'wales uk': 'GB',
+	'republic of ireland': 'IE', eire: 'IE', roi: 'IE', 'irish republic': 'IE', alderney: 'GG', sark: 'GG',
+	america: 'US', 'united states': 'US', holland: 'NL', 'south korea': 'KR', 'north korea': 'KP', russia: 'RU', 'czech republic': 'CZ',
+	ascension: 'SH', 'ascension island': 'SH', 'tristan da cunha': 'SH',
 };
-
-/** Names and aliases a sheet holds, besides the English names every code has (built below from Intl). */
-const ALIASES: Record<string, string> = {
-	uk: 'GB', 'united kingdom': 'GB', 'great britain': 'GB', britain: 'GB', england: 'GB', scotland: 'GB', wales: 'GB', cymru: 'GB',
-	'northern ireland': 'GB', 'united kingdom of great britain and northern ireland': 'GB', 'england uk': 'GB', 'scotland uk': 'GB', 'wales uk': 'GB',
-	ireland: 'IE', 'republic of ireland': 'IE', eire: 'IE', roi: 'IE', 'irish republic': 'IE',
-	guernsey: 'GG', alderney: 'GG', sark: 'GG', jersey: 'JE', 'isle of man': 'IM',
-	usa: 'US', 'united states': 'US', 'united states of america': 'US', america: 'US', holland: 'NL', 'the netherlands': 'NL',
-	deutschland: 'DE', espana: 'ES', italia: 'IT', 'south korea': 'KR', 'north korea': 'KP', russia: 'RU', 'czech republic': 'CZ',
-};
+/** Codes in the data that are not countries to post to: not ISO-assigned (posted as their country), or with no post. */
+const NOT_POSTABLE: Record<string, string> = { AC: 'SH', TA: 'SH', XK: '', AQ: '', BV: '', HM: '', UM: '' };
 
 const simplify = (text: string) =>
-	text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[.'’]/g, '').replace(/[^a-z&]+/g, ' ').trim().replace(/^the /, '');
+	text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/&/g, ' and ').replace(/[.'’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().replace(/^the /, '');
 
-/** Region codes Intl names that are not countries one can post to (groupings, placeholders, user-assigned). */
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'ZZ', 'XA', 'XB', 'XK']);
-let known: { byName: Map<string, string>; codes: Set<string> } | undefined;
-/** Every ISO 3166-1 alpha-2 code n8n's runtime knows, by its English name (Intl), with the aliases above. */
-function countries(): { byName: Map<string, string>; codes: Set<string> } {
+/** Each name's codes, by how sure a match is: a sheet's usage and codes first, then English, then other names. */
+let known: { byName: Map<string, Set<string>>; codes: Set<string> } | undefined;
+function countries(): { byName: Map<string, Set<string>>; codes: Set<string> } {
 	if (known) return known;
-	const byName = new Map(Object.entries(ALIASES));
+	const tiers: Array<Map<string, Set<string>>> = [new Map(), new Map(), new Map(), new Map()];
+	const add = (tier: number, name: string | undefined, code: string) => {
+		const key = name ? simplify(name) : '';
+		if (key) tiers[tier].set(key, (tiers[tier].get(key) ?? new Set<string>()).add(code));
+	};
+	const displays = new Map<string, Intl.DisplayNames>();
+	const nameIn = (language: string, code: string) => {
+		if (!displays.has(language)) displays.set(language, new Intl.DisplayNames([language], { type: 'region', fallback: 'none' }));
+		return displays.get(language)!.of(code);
+	};
 	const codes = new Set<string>();
-	const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-	for (let a = 65; a <= 90; a++) {
-		for (let b = 65; b <= 90; b++) {
-			const code = String.fromCharCode(a, b);
-			const name = names.of(code);
-			// A code withdrawn from ISO 3166 (DD, YU, SU…) canonicalises to its successor: not a code to send.
-			if (!name || name === code || NOT_COUNTRIES.has(code) || Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
-			codes.add(code);
-			if (!byName.has(simplify(name))) byName.set(simplify(name), code);
-		}
+	for (const [name, code] of Object.entries(SHEET_NAMES)) add(0, name, code);
+	for (const row of countryTable().values()) {
+		const code = NOT_POSTABLE[row.code] ?? row.code;
+		if (!code) continue;
+		if (code === row.code) codes.add(code);
+		add(0, row.alpha3, code);
+		add(1, nameIn('en', row.code), code);
+		for (const name of row.names) add(2, name, code);
+		for (const language of row.languages) add(3, nameIn(language, row.code), code);
 	}
+	// A name keeps the codes of the surest tier that has it: "Korea" (KR, KP) stays two, and is refused as such.
+	const byName = new Map<string, Set<string>>();
+	for (const tier of tiers) for (const [name, found] of tier) if (!byName.has(name)) byName.set(name, found);
 	known = { byName, codes };
 	return known;
 }
+
+const englishName = (code: string) => new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' }).of(code) ?? code;
 
 /** The country as its two-letter code: a code, or a name or alias a sheet holds. Empty is GB (the API's default). */
 export function countryOf(given: string): { code: string } | Problem {
 	const text = given.trim();
 	if (!text) return { code: 'GB' };
 	const upper = text.toUpperCase().replace(/\./g, '');
-	if (upper === 'UK') return { code: 'GB' };
 	if (/^[A-Z]{2}$/.test(upper) && countries().codes.has(upper)) return { code: upper };
-	const named = countries().byName.get(simplify(text));
-	if (named) return { code: named };
-	return { problem: `Country "${text}" is not a country Intelliprint knows`, fix: 'Give its two-letter code (GB, IE, FR…) or its English name; an empty country is GB.' };
+	const found = countries().byName.get(simplify(text));
+	if (found?.size === 1) return { code: [...found][0] };
+	if (found && found.size > 1) {
+		const candidates = [...found].map((code) => `${englishName(code)} (${code})`).join(' or ');
+		return { problem: `Country "${text}" could be ${candidates}`, fix: 'Give the two-letter code of the one meant.' };
+	}
+	if (NOT_POSTABLE[upper] === '') return { problem: `Country "${text}" is not a place Intelliprint can post to`, fix: 'Check the country: it has no postal service of its own.' };
+	return { problem: `Country "${text}" is not a country Intelliprint knows`, fix: 'Give its two-letter code (GB, IE, FR…), its three-letter code or its name; an empty country is GB.' };
+}
+
+/** Whether a letter to this country needs a postcode: the UK's always; elsewhere as its post publishes. */
+export function postcodeNeeded(country: string): boolean {
+	const place = countryOf(country);
+	// A country that cannot be read is the row's problem to report, before any postcode.
+	if ('problem' in place) return false;
+	return place.code === 'GB' || Boolean(CROWN_AREAS[place.code]) || countryRow(place.code)?.postcode === 'required';
+}
+
+const shape = (text: string) => text.replace(/[A-Z]/g, 'A').replace(/[0-9]/g, '9');
+
+/**
+ * The ways to write the postcode, most standard first: as the country's published examples of its shape write it
+ * (Japan's "150-0001"), then, for a shape no example has, with the space or hyphen its pattern names where the
+ * pattern takes it (Ireland's "D02 X285"), then without one.
+ */
+function writings(compact: string, row: CountryRow): string[] {
+	const fromExamples = row.examples.flatMap((example) => {
+		if (shape(example.replace(/[\s-]/g, '')) !== shape(compact)) return [];
+		let at = 0;
+		return [example.replace(/[^\s-]/g, () => compact[at++])];
+	});
+	const separated = [' ', '-']
+		.filter((separator) => row.patternSource.includes(separator))
+		.flatMap((separator) => Array.from({ length: compact.length - 1 }, (_, at) => `${compact.slice(0, at + 1)}${separator}${compact.slice(at + 1)}`));
+	return [...fromExamples, ...separated, compact];
+}
+
+/** A postcode of a country other than the UK, checked against the data: required, optional or absent, and its pattern. */
+function postcodeAbroad(given: string, country: string): { postcode: string } | Problem {
+	const row = countryRow(country);
+	let typed = given.toUpperCase().trim().replace(/\s+/g, ' ');
+	if (row?.prefix && typed.startsWith(row.prefix.toUpperCase())) typed = typed.slice(row.prefix.length).trim();
+	const name = `${englishName(country)} (${country})`;
+	if (!typed) {
+		if (row?.postcode === 'required') return { problem: `A letter to ${name} needs a postcode`, fix: `Postcodes of ${country} are like ${row.examples[0] ?? '…'}: fill it in.` };
+		return { postcode: '' };
+	}
+	// A country without postcodes, or without a published pattern: what the sheet has goes on the envelope as typed.
+	if (!row?.pattern) return { postcode: typed };
+	const fitting = writings(typed.replace(/[\s-]/g, ''), row).find((form) => row.pattern!.test(form)) ?? (row.pattern.test(typed) ? typed : undefined);
+	if (fitting) return { postcode: fitting };
+	return { problem: `Postcode "${given.trim()}" is not a postcode of ${country}`, fix: `Postcodes of ${name} are like ${row.examples.slice(0, 2).join(' or ')}: check the postcode or the country.` };
 }
 
 /** The postcode in its standard form for the country, or why it cannot be one. */
@@ -132,10 +173,7 @@ export function postcodeOf(given: string, country: string): { postcode: string }
 		if (area && !compact.startsWith(area)) return { problem: `${shown} is not a postcode of ${country}`, fix: `Postcodes of ${country} start with ${area}: check the postcode or the country.` };
 		return { postcode: `${match[1]} ${match[2]}` };
 	}
-	const rule = OTHER_POSTCODES[country];
-	if (!rule) return { postcode: given.trim().replace(/\s+/g, ' ') };
-	if (!rule.shape.test(compact)) return { problem: `${shown} is not a postcode of ${country}`, fix: `Postcodes of ${country} are like ${rule.example}: check the postcode or the country.` };
-	return { postcode: rule.form(compact.replace(/-/g, '')) };
+	return postcodeAbroad(given, country);
 }
 
 /** Letters and digits typed for one another: O and 0, I and 1. */

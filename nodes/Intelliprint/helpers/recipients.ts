@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkAddress, type AddressField } from './addressRules';
+import { checkAddress, postcodeNeeded, type AddressField } from './addressRules';
 import { errorItem } from './errorItem';
 import { itemReader } from './itemFields';
 import { recipientMapping } from './recipientMapping';
@@ -68,7 +68,9 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 	const name = textValue(ctx, itemIndex, raw.name, 'Recipient Name')?.trim();
 	const line = addressLine(ctx, itemIndex, raw.address);
 	const postcode = textValue(ctx, itemIndex, raw.postcode, 'Postcode')?.trim();
-	const fields = [[name, 'name', 'Recipient Name', 'name'], [line, 'address lines', 'Address Lines', 'address'], [postcode, 'postcode', 'Postcode', 'postcode']] as const;
+	const country = textValue(ctx, itemIndex, raw.country, 'Country') ?? '';
+	// A postcode is missing only where the country uses them: Hong Kong, Ireland's rural addresses and many more have none.
+	const fields = [[name, 'name', 'Recipient Name', 'name'], [line, 'address lines', 'Address Lines', 'address'], [postcode || !postcodeNeeded(country) ? 'given' : '', 'postcode', 'Postcode', 'postcode']] as const;
 	const missing = fields.filter(([value]) => !value);
 	if (missing.length) {
 		const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.map(([, what]) => what).join(', no ')}${PURPOSE[String(ctx.getNodeParameter('resource', itemIndex, ''))] ?? ''}`, { itemIndex });
@@ -91,7 +93,7 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 		throw error;
 	}
 	// Checked before anything is sent: a letter to an address that cannot arrive is still paid for.
-	const verdict = checkAddress(name!, line!, postcode!, textValue(ctx, itemIndex, raw.country, 'Country') ?? '');
+	const verdict = checkAddress(name!, line!, postcode ?? '', country);
 	if (!verdict.ok) {
 		const error = new NodeOperationError(ctx.getNode(), `${verdict.reason} (row ${itemIndex + 1})`, { itemIndex, description: verdict.fix });
 		error.context.addressField = verdict.field;
