@@ -1,5 +1,7 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { MODEL_ARGUMENTS } from '../helpers/toolMode';
+
 /**
  * What the node shows when an AI agent uses it as a tool (n8n names that node type
  * "intelliprintTool" and shows parameters whose display options ask for `@tool`).
@@ -13,9 +15,6 @@ function onlyWhen(property: INodeProperties, extra: IDisplayOptions): INodePrope
 	}
 	return { ...property, displayOptions };
 }
-
-/** The field labels a model's arguments fill, so an error about a field can name the argument instead. */
-export const MODEL_ARGUMENTS = new Map<string, string>();
 
 /**
  * A field a model fills when the node is a tool: in the tool, its default is a `$fromAI()` with a

@@ -1,10 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MODEL_ARGUMENTS } from '../actions/tool.descriptions';
 import { apiRequest, EXPECT } from '../transport';
 import { errorOfItem } from './errorItem';
 import { toGbp, type PrintJob } from './output';
+
+/**
+ * The field labels a model's arguments fill (registered by actions/tool.descriptions.ts as the tool's fields are
+ * made), so an error about a field can name the argument instead.
+ */
+export const MODEL_ARGUMENTS = new Map<string, string>();
 
 /** Whether an AI agent runs this node as its tool (n8n's tool variant of a node is named "…Tool"). */
 export function usedAsTool(ctx: IExecuteFunctions): boolean {
