@@ -2,8 +2,8 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { intelliprintApiTest } from '../Intelliprint/methods/credentialTest';
-import { LETTER_STATUSES } from '../Intelliprint/helpers/letterStatuses';
-import { letterJson, type Letter, type PrintJob } from '../Intelliprint/helpers/output';
+import { LETTER_STATUSES } from '../Intelliprint/results/letterStatuses';
+import { letterJson, type Letter, type PrintJob } from '../Intelliprint/results/output';
 import { apiRequestAllItems } from '../Intelliprint/transport';
 
 /** What the trigger remembers between polls: the status each watched letter was last seen in. */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { LETTER_STATUSES } from '../Intelliprint/helpers/letterStatuses';
+import { LETTER_STATUSES } from '../Intelliprint/results/letterStatuses';
 import { ANY_EVENT } from './event';
 import { handleDelivery } from './receive';
 import { intelliprintWebhookSecretTest } from './secretTest';

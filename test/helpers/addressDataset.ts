@@ -5,7 +5,7 @@
  * Eircodes, other countries' codes, country names and aliases, addresses too long or too tall for the window.
  */
 
-import { countryRow, countryTable } from '../../nodes/Intelliprint/helpers/countryTable';
+import { countryRow, countryTable } from '../../nodes/Intelliprint/addresses/countryTable';
 export interface DatasetRow {
 	kind: string;
 	name: string;

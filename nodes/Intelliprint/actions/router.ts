@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
-import { errorItem } from '../helpers/errorItem';
-import { everyRowFailed } from '../helpers/everyRow';
-import { allCreated, createdBy, type Created } from '../helpers/ledger';
-import { recordAccount } from '../helpers/runAccount';
-import { hintRun } from '../helpers/runReport';
-import { errorForModel, forModel, usedAsTool } from '../helpers/toolMode';
+import { errorItem } from '../results/errorItem';
+import { everyRowFailed } from '../results/everyRow';
+import { allCreated, createdBy, type Created } from '../results/ledger';
+import { recordAccount } from '../results/runAccount';
+import { hintRun } from './runReport';
+import { errorForModel, forModel, usedAsTool } from '../agent/toolMode';
 import { connectionSettings } from '../transport';
 import * as address from './address';
 import * as background from './background';

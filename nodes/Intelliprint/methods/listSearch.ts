@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import type { Background } from '../helpers/backgroundOutput';
-import type { PrintJob } from '../helpers/output';
+import type { Background } from '../results/backgroundOutput';
+import type { PrintJob } from '../results/output';
 import { listPage } from '../transport';
 
 const PAGE_SIZE = 100;

@@ -1,7 +1,7 @@
 /**
  * The door every confirm goes through. A request whose body sets `confirmed` to true sends a job to
  * print and charges for it, so the transport sends one only with a pass, and passes are issued by the
- * spending gate alone (helpers/spending.ts; a test checks that nothing else issues them). A pass is
+ * spending gate alone (spending/spending.ts; a test checks that nothing else issues them). A pass is
  * good for one request: a path that forgets the gate fails loudly instead of confirming unchecked.
  */
 const issued = new WeakSet<ConfirmPass>();

@@ -27,7 +27,7 @@ export interface ConnectionSettings {
 	limit: RateLimit;
 	readTimeoutMs: number;
 	faultBudgetMs: number;
-	/** The credential's Daily Spending Limit as given: read strictly by the spending gate (helpers/spending.ts). */
+	/** The credential's Daily Spending Limit as given: read strictly by the spending gate (spending/spending.ts). */
 	dailySpendingLimit: unknown;
 }
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sameRecipientKey } from '../../helpers/addressRules';
-import { recipientOf } from '../../helpers/recipients';
+import { sameRecipientKey } from '../../addresses/addressRules';
+import { recipientOf } from '../../addresses/recipients';
 import { recipientProperties } from '../recipient.descriptions';
 
 const properties: INodeProperties[] = [

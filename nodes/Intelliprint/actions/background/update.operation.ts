@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { backgroundItems, type Background } from '../../helpers/backgroundOutput';
-import { getBackgroundId } from '../../helpers/parameters';
-import { textValue } from '../../helpers/values';
+import { backgroundItems, type Background } from '../../results/backgroundOutput';
+import { getBackgroundId } from '../../values/parameters';
+import { textValue } from '../../values/values';
 import { apiRequest, EXPECT } from '../../transport';
 import { backgroundLocator, backgroundPreviewFields } from '../common.descriptions';
 

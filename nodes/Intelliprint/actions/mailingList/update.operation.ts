@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { forEveryRow } from '../../helpers/everyRow';
-import { appendTo, listItems, sendInParts, type RowsSent } from '../../helpers/mailingLists';
-import { getLocatorId } from '../../helpers/parameters';
-import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
-import { textValue } from '../../helpers/values';
+import { forEveryRow } from '../../results/everyRow';
+import { appendTo, listItems, sendInParts, type RowsSent } from '../../building/mailingLists';
+import { getLocatorId } from '../../values/parameters';
+import { recipientsOfAllItems, type Recipient } from '../../addresses/recipients';
+import { textValue } from '../../values/values';
 import { mailingListLocator } from '../common.descriptions';
 import { recipientProperties } from '../recipient.descriptions';
 import { addressValidationOption } from './shared.descriptions';

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeError } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { errorItem } from '../../helpers/errorItem';
-import { forEveryRow, rowsFailed } from '../../helpers/everyRow';
-import { appendTo, recipientKey, RECIPIENTS_PER_REQUEST, sendInParts } from '../../helpers/mailingLists';
-import { getLocatorId } from '../../helpers/parameters';
-import { recipientsOfAllItems, type Recipient } from '../../helpers/recipients';
+import { errorItem } from '../../results/errorItem';
+import { forEveryRow, rowsFailed } from '../../results/everyRow';
+import { appendTo, recipientKey, RECIPIENTS_PER_REQUEST, sendInParts } from '../../building/mailingLists';
+import { getLocatorId } from '../../values/parameters';
+import { recipientsOfAllItems, type Recipient } from '../../addresses/recipients';
 import { apiRequestAllItems } from '../../transport';
 import { mailingListLocator } from '../common.descriptions';
 import { recipientProperties } from '../recipient.descriptions';

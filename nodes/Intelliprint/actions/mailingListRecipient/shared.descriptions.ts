@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getLocatorId } from '../../helpers/parameters';
-import { textValue } from '../../helpers/values';
+import { getLocatorId } from '../../values/parameters';
+import { textValue } from '../../values/values';
 
 export const recipientIdField: INodeProperties = {
 	displayName: 'Recipient ID',

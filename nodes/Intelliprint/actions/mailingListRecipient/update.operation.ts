@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { alphabetical } from '../../helpers/parameters';
-import { textValue } from '../../helpers/values';
+import { alphabetical } from '../../values/parameters';
+import { textValue } from '../../values/values';
 import { apiRequest, EXPECT } from '../../transport';
 import { mailingListLocator } from '../common.descriptions';
 import { recipientIdField, recipientPath } from './shared.descriptions';

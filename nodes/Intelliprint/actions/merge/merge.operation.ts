@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeError } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readPdfProperty } from '../../helpers/binary';
-import { asNodeError, errorItem } from '../../helpers/errorItem';
-import { rowsInWords } from '../../helpers/everyRow';
+import { readPdfProperty } from '../../building/binary';
+import { asNodeError, errorItem } from '../../results/errorItem';
+import { rowsInWords } from '../../results/everyRow';
 import { apiRequest, downloadFile, encodeMultipart, type FilePart, EXPECT } from '../../transport';
 
 const properties: INodeProperties[] = [

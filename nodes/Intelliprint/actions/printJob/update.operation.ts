@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { printJobItems } from '../../helpers/output';
-import { alphabetical, getPrintJobId } from '../../helpers/parameters';
-import { buildPrintJobBody } from '../../helpers/printJobBody';
-import { confirmById, planConfirm } from '../../helpers/spending';
-import { testJobOrRefuse } from '../../helpers/toolMode';
-import { updatePrintJob } from '../../helpers/updatePrintJob';
+import { printJobItems } from '../../results/output';
+import { alphabetical, getPrintJobId } from '../../values/parameters';
+import { buildPrintJobBody } from '../../building/printJobBody';
+import { confirmById, planConfirm } from '../../spending/spending';
+import { testJobOrRefuse } from '../../agent/toolMode';
+import { updatePrintJob } from '../../spending/updatePrintJob';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 import { groupUpdateFields, printJobUpdateFields } from './printJobUpdateFields.description';
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { PrintJob } from './output';
-import { priceAfterTax } from './strictValues';
+import { priceAfterTax } from '../values/strictValues';
 
 /**
  * The execution's account of print jobs: what it created or confirmed, each job once whichever nodes touched it,

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n
 import { NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './errorItem';
-import type { RunRecipients } from './recipients';
+import type { RunRecipients } from '../addresses/recipients';
 
 /**
  * One rule for the operations that send many rows in one request (a mail run, a mailing list made or filled from

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { fieldPaths } from '../../../../nodes/Intelliprint/helpers/itemFields';
+import { fieldPaths } from '../../../../nodes/Intelliprint/values/itemFields';
 import { useFakeApi } from '../../../helpers/context';
 
 describe('fieldPaths: expressions that only name fields of the item', () => {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { Intelliprint } from '../../../../nodes/Intelliprint/Intelliprint.node';
-import { errorForModel, forModel, modelMessage, printJobSummary, toolArguments } from '../../../../nodes/Intelliprint/helpers/toolMode';
+import { errorForModel, forModel, modelMessage, printJobSummary, toolArguments } from '../../../../nodes/Intelliprint/agent/toolMode';
 
 /** Just what these helpers read of an execution: the node as the workflow holds it. */
 const asTool = (parameters: INode['parameters']) =>

@@ -1,7 +1,7 @@
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 
-import { countryRow, countryTable } from '../../../../nodes/Intelliprint/helpers/countryTable';
+import { countryRow, countryTable } from '../../../../nodes/Intelliprint/addresses/countryTable';
 import { generate, OUTPUT } from '../../../../scripts/countries.mjs';
 
 describe('the country table', () => {

@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormObject } from '../transport';
 import { readPdfProperty } from './binary';
-import { locatorId, type LocatorValue } from './parameters';
-import { booleanValue, dateValue, numberValue, textValue } from './values';
+import { locatorId, type LocatorValue } from '../values/parameters';
+import { booleanValue, dateValue, numberValue, textValue } from '../values/values';
 
 /** The settings collection as n8n hands it over (fixedCollections nest their values one level). */
 interface PrintJobSettings {

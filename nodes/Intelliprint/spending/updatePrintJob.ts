@@ -3,9 +3,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, encodeMultipart, flattenFormFields, type FormObject, EXPECT } from '../transport';
 import type { ConfirmPass } from '../transport/confirmPass';
-import { recordConfirmed } from './ledger';
-import type { PrintJob } from './output';
-import { noteJob } from './runAccount';
+import { recordConfirmed } from '../results/ledger';
+import type { PrintJob } from '../results/output';
+import { noteJob } from '../results/runAccount';
 
 /**
  * Sends changes to a draft print job. When the API refuses, looks the job up: a job that is already
@@ -17,7 +17,7 @@ export async function updatePrintJob(
 	body: FormObject,
 	itemIndex: number,
 	action: string,
-	/** The spending gate's pass, when the body confirms (see helpers/spending.ts). */
+	/** The spending gate's pass, when the body confirms (see spending/spending.ts). */
 	confirmPass?: ConfirmPass,
 ): Promise<PrintJob> {
 	try {

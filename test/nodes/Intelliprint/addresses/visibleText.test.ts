@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkAddress } from '../../../../nodes/Intelliprint/helpers/addressRules';
-import { distinctRecipients } from '../../../../nodes/Intelliprint/helpers/duplicates';
-import type { Recipient } from '../../../../nodes/Intelliprint/helpers/recipients';
+import { checkAddress } from '../../../../nodes/Intelliprint/addresses/addressRules';
+import { distinctRecipients } from '../../../../nodes/Intelliprint/addresses/duplicates';
+import type { Recipient } from '../../../../nodes/Intelliprint/addresses/recipients';
 import { useFakeApi } from '../../../helpers/context';
 
 describe('invisible characters on an envelope', () => {

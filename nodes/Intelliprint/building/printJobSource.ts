@@ -3,9 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormObject, FormValue } from '../transport';
 import { readPdfProperty } from './binary';
-import { getLocatorId } from './parameters';
-import { recipientOf, type Recipient } from './recipients';
-import { textValue } from './values';
+import { getLocatorId } from '../values/parameters';
+import { recipientOf, type Recipient } from '../addresses/recipients';
+import { textValue } from '../values/values';
 
 /** What the letters are made of. */
 export type Source = 'pdf' | 'url' | 'template' | 'content';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkAddress } from '../../../../nodes/Intelliprint/helpers/addressRules';
+import { checkAddress } from '../../../../nodes/Intelliprint/addresses/addressRules';
 import { addressDataset } from '../../../helpers/addressDataset';
 
 describe('the address rules, row by row over the data set built from the published formats', () => {

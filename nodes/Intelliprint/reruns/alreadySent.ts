@@ -2,10 +2,10 @@ import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
-import { asNodeError } from './errorItem';
-import type { PrintJob } from './output';
+import { asNodeError } from '../results/errorItem';
+import type { PrintJob } from '../results/output';
 import { rememberSent, sentKeysSince } from './sentKeyIndex';
-import { textValue } from './values';
+import { textValue } from '../values/values';
 
 export { SENT_KEY_METADATA } from './sentKeyIndex';
 const MAX_KEY_LENGTH = 200;
