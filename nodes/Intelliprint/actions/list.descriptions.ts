@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { numberValue, textValue } from '../values/values';
+import { numberValue, textValue } from '../values';
 
 /** Sort, trim and skip, as every list endpoint takes them; `sortFields` are the ones the endpoint sorts on. */
 export function listOptions(sortFields: Array<[name: string, value: string]>): INodeProperties {

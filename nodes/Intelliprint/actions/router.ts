@@ -1,12 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
-import { errorItem } from '../results/errorItem';
-import { everyRowFailed } from '../results/everyRow';
-import { allCreated, createdBy, type Created } from '../results/ledger';
-import { recordAccount } from '../results/runAccount';
+import { errorItem, everyRowFailed, recordAccount } from '../results';
+import { allCreated, createdBy, type Created } from '../results';
 import { hintRun } from './runReport';
-import { errorForModel, forModel, usedAsTool } from '../agent/toolMode';
+import { errorForModel, forModel, usedAsTool } from '../agent';
 import { connectionSettings } from '../transport';
 import * as address from './address';
 import * as background from './background';

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
 import { connectionSettings, requestsSent, shortestPacedMs } from '../transport';
-import { repeatsSent } from '../addresses/duplicates';
-import { jobShape } from '../building/printJobSource';
-import { usedAsTool } from '../agent/toolMode';
+import { repeatsSent } from '../addresses';
+import { jobShape } from '../building';
+import { usedAsTool } from '../agent';
 
 /**
  * The hints a node run leaves beside its items, where a user is about to be surprised: for a person looking at the

@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { MODEL_ARGUMENTS } from '../agent/toolMode';
+import { MODEL_ARGUMENTS } from '../agent';
 
 /**
  * What the node shows when an AI agent uses it as a tool (n8n names that node type

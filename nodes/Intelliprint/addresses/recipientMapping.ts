@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, ResourceMapperValue } from 'n8n-workflow';
 
-import { itemReader } from '../values/itemFields';
-import { usedAsTool } from '../agent/toolMode';
+import { itemReader } from '../values';
+import { usedAsTool } from '../agent';
 
 /** The recipient fields the resource mapper offers, by the names the API gives them. */
 export const RECIPIENT_FIELDS = [

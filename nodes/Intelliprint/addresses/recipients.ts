@@ -2,11 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkAddress, postcodeNeeded, type AddressField } from './addressRules';
-import { errorItem } from '../results/errorItem';
-import { itemReader } from '../values/itemFields';
+import { errorItem } from '../results';
+import { itemReader, textValue } from '../values';
 import { recipientMapping } from './recipientMapping';
-import { usedAsTool } from '../agent/toolMode';
-import { textValue } from '../values/values';
+import { usedAsTool } from '../agent';
 
 export interface Recipient extends IDataObject {
 	address: { name: string; line: string; postcode: string; country: string };

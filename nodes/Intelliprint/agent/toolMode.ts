@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
-import { errorOfItem } from '../results/errorItem';
-import { toGbp, type PrintJob } from '../results/output';
+import { errorOfItem } from '../results';
+import { toGbp, type PrintJob } from '../results';
 
 /**
  * The field labels a model's arguments fill (registered by actions/tool.descriptions.ts as the tool's fields are

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { BinaryStream, FilePart } from '../transport';
-import { usedAsTool } from '../agent/toolMode';
+import { usedAsTool } from '../agent';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
 /** Above this size a file n8n keeps outside memory is streamed rather than read into memory. */

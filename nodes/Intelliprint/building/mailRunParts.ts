@@ -2,7 +2,7 @@ import type { IExecuteFunctions, NodeError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
-import type { Recipient } from '../addresses/recipients';
+import type { Recipient } from '../addresses';
 
 /**
  * A mail run of more rows than "Letters per Print Job" is sent as several print jobs. Under "Skip

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
-import { rowsFailed, rowsInWords } from '../results/everyRow';
-import type { Recipient } from '../addresses/recipients';
+import { rowsFailed, rowsInWords } from '../results';
+import type { Recipient } from '../addresses';
 
 /** Recipients per request: large lists go in few requests, each well inside the API's body limit. */
 export const RECIPIENTS_PER_REQUEST = 1000;

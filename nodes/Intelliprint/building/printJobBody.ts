@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormObject } from '../transport';
 import { readPdfProperty } from './binary';
-import { locatorId, type LocatorValue } from '../values/parameters';
-import { booleanValue, dateValue, numberValue, textValue } from '../values/values';
+import { locatorId, type LocatorValue } from '../values';
+import { booleanValue, dateValue, numberValue, textValue } from '../values';
 
 /** The settings collection as n8n hands it over (fixedCollections nest their values one level). */
 interface PrintJobSettings {

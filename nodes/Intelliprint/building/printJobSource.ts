@@ -3,9 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormObject, FormValue } from '../transport';
 import { readPdfProperty } from './binary';
-import { getLocatorId } from '../values/parameters';
-import { recipientOf, type Recipient } from '../addresses/recipients';
-import { textValue } from '../values/values';
+import { getLocatorId, textValue } from '../values';
+import { recipientOf, type Recipient } from '../addresses';
 
 /** What the letters are made of. */
 export type Source = 'pdf' | 'url' | 'template' | 'content';

@@ -8,7 +8,7 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
-import { strictPounds } from '../values/strictValues';
+import { strictPounds } from '../values';
 import { DEFAULT_BASE_URL, EXPECT } from '../transport';
 import { baseUrlOf, positive } from '../transport/connection';
 import { expectAnswer, header, redirectError } from '../transport/answers';

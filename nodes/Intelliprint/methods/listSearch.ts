@@ -1,7 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import type { Background } from '../results/backgroundOutput';
-import type { PrintJob } from '../results/output';
+import type { Background, PrintJob } from '../results';
 import { listPage } from '../transport';
 
 const PAGE_SIZE = 100;

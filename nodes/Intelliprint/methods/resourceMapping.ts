@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { RECIPIENT_FIELDS } from '../addresses/recipientMapping';
+import { RECIPIENT_FIELDS } from '../addresses';
 
 /** The recipient fields "Recipient Fields" offers to map, all text. */
 export async function getRecipientFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {

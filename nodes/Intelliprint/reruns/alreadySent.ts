@@ -2,10 +2,10 @@ import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
-import { asNodeError } from '../results/errorItem';
-import type { PrintJob } from '../results/output';
+import { asNodeError } from '../results';
+import type { PrintJob } from '../results';
 import { rememberSent, sentKeysSince } from './sentKeyIndex';
-import { textValue } from '../values/values';
+import { textValue } from '../values';
 
 export { SENT_KEY_METADATA } from './sentKeyIndex';
 const MAX_KEY_LENGTH = 200;

@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n
 import { NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './errorItem';
-import type { RunRecipients } from '../addresses/recipients';
 
 /**
  * One rule for the operations that send many rows in one request (a mail run, a mailing list made or filled from
@@ -37,6 +36,13 @@ export function rowsFailed(ctx: IExecuteFunctions, caught: unknown, rows: number
 	return rows.map((row) => errorItem(ctx, error, row));
 }
 
+/** The rows of a run: those that can be sent, and the refused ones' own error items (addresses/recipients.ts makes it). */
+interface RunRows {
+	recipients: unknown[];
+	itemIndexes: number[];
+	errorItems: INodeExecutionData[];
+}
+
 const rowOf = (item: INodeExecutionData) => (Array.isArray(item.pairedItem) ? 0 : ((item.pairedItem as IPairedItemData | undefined)?.item ?? 0));
 
 /**
@@ -45,7 +51,7 @@ const rowOf = (item: INodeExecutionData) => (Array.isArray(item.pairedItem) ? 0 
  */
 export async function forEveryRow(
 	ctx: IExecuteFunctions,
-	run: RunRecipients,
+	run: RunRows,
 	send: () => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
 	if (!run.recipients.length) return run.errorItems;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { PrintJob } from './output';
-import { priceAfterTax } from '../values/strictValues';
+import { priceAfterTax } from '../values';
 
 /**
  * The execution's account of print jobs: what it created or confirmed, each job once whichever nodes touched it,

@@ -3,12 +3,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, connectionSettings, EXPECT } from '../transport';
 import { issueConfirmPass, type ConfirmPass } from '../transport/confirmPass';
-import type { PrintJob } from '../results/output';
-import { asNodeError } from '../results/errorItem';
-import { noteHeld } from '../results/runAccount';
+import type { PrintJob } from '../results';
+import { asNodeError, noteHeld } from '../results';
 import { fullDay, noteCheck, roomForDraft, type Room } from './spendingRoom';
 import { dayShowing, LISTING_WAIT_MS, ukMidnight } from './spendingDay';
-import { PER_POUND, pounds, priceAfterTax, strictBoolean, strictPounds } from '../values/strictValues';
+import { PER_POUND, pounds, priceAfterTax, strictBoolean, strictPounds } from '../values';
 import { updatePrintJob } from './updatePrintJob';
 
 export { ukMidnight } from './spendingDay';

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { connectionSettings, listPage, MAX_PAGE_SIZE } from '../transport';
-import type { PrintJob } from '../results/output';
-import { priceAfterTax } from '../values/strictValues';
+import type { PrintJob } from '../results';
+import { priceAfterTax } from '../values';
 
 const LONDON = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 

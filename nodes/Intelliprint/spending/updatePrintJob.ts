@@ -3,9 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, encodeMultipart, flattenFormFields, type FormObject, EXPECT } from '../transport';
 import type { ConfirmPass } from '../transport/confirmPass';
-import { recordConfirmed } from '../results/ledger';
-import type { PrintJob } from '../results/output';
-import { noteJob } from '../results/runAccount';
+import { recordConfirmed, noteJob } from '../results';
+import type { PrintJob } from '../results';
 
 /**
  * Sends changes to a draft print job. When the API refuses, looks the job up: a job that is already

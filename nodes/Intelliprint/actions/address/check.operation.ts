@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sameRecipientKey } from '../../addresses/addressRules';
-import { recipientOf } from '../../addresses/recipients';
+import { sameRecipientKey, recipientOf } from '../../addresses';
 import { recipientProperties } from '../recipient.descriptions';
 
 const properties: INodeProperties[] = [

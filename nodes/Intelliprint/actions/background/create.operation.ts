@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { backgroundItems, type Background } from '../../results/backgroundOutput';
-import { readPdfProperty } from '../../building/binary';
-import { recordCreated } from '../../results/ledger';
-import { textValue } from '../../values/values';
+import { backgroundItems, type Background } from '../../results';
+import { readPdfProperty } from '../../building';
+import { recordCreated } from '../../results';
+import { textValue } from '../../values';
 import { apiRequest, encodeMultipart, flattenFormFields, EXPECT } from '../../transport';
 import { backgroundPreviewFields, inputBinaryField } from '../common.descriptions';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { getBackgroundId } from '../../values/parameters';
+import { getBackgroundId } from '../../values';
 import { apiRequest, EXPECT } from '../../transport';
 import { backgroundLocator } from '../common.descriptions';
 

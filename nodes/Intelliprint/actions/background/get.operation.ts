@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { backgroundItems, type Background } from '../../results/backgroundOutput';
-import { getBackgroundId } from '../../values/parameters';
+import { backgroundItems, type Background } from '../../results';
+import { getBackgroundId } from '../../values';
 import { apiRequest, EXPECT } from '../../transport';
 import { backgroundLocator, backgroundPreviewFields } from '../common.descriptions';
 

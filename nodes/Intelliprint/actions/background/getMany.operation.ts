@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { backgroundItems, type Background } from '../../results/backgroundOutput';
+import { backgroundItems, type Background } from '../../results';
 import { apiRequestAllItems } from '../../transport';
 import { backgroundPreviewFields, returnAllOrLimit } from '../common.descriptions';
 import { listOptions, listQuery } from '../list.descriptions';

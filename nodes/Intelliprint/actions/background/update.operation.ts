@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { backgroundItems, type Background } from '../../results/backgroundOutput';
-import { getBackgroundId } from '../../values/parameters';
-import { textValue } from '../../values/values';
+import { backgroundItems, type Background } from '../../results';
+import { getBackgroundId, textValue } from '../../values';
 import { apiRequest, EXPECT } from '../../transport';
 import { backgroundLocator, backgroundPreviewFields } from '../common.descriptions';
 

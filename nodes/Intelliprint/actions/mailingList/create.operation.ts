@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEveryRow } from '../../results/everyRow';
-import { recordCreated } from '../../results/ledger';
-import { appendTo, listItems, sendInParts, type MailingList, type RowsSent } from '../../building/mailingLists';
-import { recipientsOfAllItems, type Recipient } from '../../addresses/recipients';
-import { textValue } from '../../values/values';
+import { forEveryRow, recordCreated } from '../../results';
+import { appendTo, listItems, sendInParts, type MailingList, type RowsSent } from '../../building';
+import { recipientsOfAllItems, type Recipient } from '../../addresses';
+import { textValue } from '../../values';
 import { apiRequest, EXPECT } from '../../transport';
 import { recipientProperties } from '../recipient.descriptions';
 import { addressValidationOption } from './shared.descriptions';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { getLocatorId } from '../../values/parameters';
+import { getLocatorId } from '../../values';
 import { apiRequest, EXPECT } from '../../transport';
 import { mailingListLocator } from '../common.descriptions';
 

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { MailingList } from '../../building/mailingLists';
-import { getLocatorId } from '../../values/parameters';
+import type { MailingList } from '../../building';
+import { getLocatorId } from '../../values';
 import { apiRequest, EXPECT } from '../../transport';
 import { mailingListLocator } from '../common.descriptions';
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { MailingList } from '../../building/mailingLists';
+import type { MailingList } from '../../building';
 import { apiRequestAllItems } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import { listOptions, listQuery } from '../list.descriptions';

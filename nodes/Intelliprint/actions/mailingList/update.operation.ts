@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { forEveryRow } from '../../results/everyRow';
-import { appendTo, listItems, sendInParts, type RowsSent } from '../../building/mailingLists';
-import { getLocatorId } from '../../values/parameters';
-import { recipientsOfAllItems, type Recipient } from '../../addresses/recipients';
-import { textValue } from '../../values/values';
+import { forEveryRow } from '../../results';
+import { appendTo, listItems, sendInParts, type RowsSent } from '../../building';
+import { getLocatorId, textValue } from '../../values';
+import { recipientsOfAllItems, type Recipient } from '../../addresses';
 import { mailingListLocator } from '../common.descriptions';
 import { recipientProperties } from '../recipient.descriptions';
 import { addressValidationOption } from './shared.descriptions';

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeError } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { errorItem } from '../../results/errorItem';
-import { forEveryRow, rowsFailed } from '../../results/everyRow';
-import { appendTo, recipientKey, RECIPIENTS_PER_REQUEST, sendInParts } from '../../building/mailingLists';
-import { getLocatorId } from '../../values/parameters';
-import { recipientsOfAllItems, type Recipient } from '../../addresses/recipients';
+import { errorItem, forEveryRow, rowsFailed } from '../../results';
+import { appendTo, recipientKey, RECIPIENTS_PER_REQUEST, sendInParts } from '../../building';
+import { getLocatorId } from '../../values';
+import { recipientsOfAllItems, type Recipient } from '../../addresses';
 import { apiRequestAllItems } from '../../transport';
 import { mailingListLocator } from '../common.descriptions';
 import { recipientProperties } from '../recipient.descriptions';

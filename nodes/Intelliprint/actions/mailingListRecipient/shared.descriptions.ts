@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getLocatorId } from '../../values/parameters';
-import { textValue } from '../../values/values';
+import { getLocatorId, textValue } from '../../values';
 
 export const recipientIdField: INodeProperties = {
 	displayName: 'Recipient ID',

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { alphabetical } from '../../values/parameters';
-import { textValue } from '../../values/values';
+import { alphabetical, textValue } from '../../values';
 import { apiRequest, EXPECT } from '../../transport';
 import { mailingListLocator } from '../common.descriptions';
 import { recipientIdField, recipientPath } from './shared.descriptions';

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeError } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readPdfProperty } from '../../building/binary';
-import { asNodeError, errorItem } from '../../results/errorItem';
-import { rowsInWords } from '../../results/everyRow';
+import { readPdfProperty } from '../../building';
+import { asNodeError, errorItem, rowsInWords } from '../../results';
 import { apiRequest, downloadFile, encodeMultipart, type FilePart, EXPECT } from '../../transport';
 
 const properties: INodeProperties[] = [

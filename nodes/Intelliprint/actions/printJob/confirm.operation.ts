@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { printJobItems } from '../../results/output';
-import { getPrintJobId } from '../../values/parameters';
-import { confirmById, planConfirm } from '../../spending/spending';
-import { testJobOrRefuse } from '../../agent/toolMode';
+import { printJobItems } from '../../results';
+import { getPrintJobId } from '../../values';
+import { confirmById, planConfirm } from '../../spending';
+import { testJobOrRefuse } from '../../agent';
 import { confirmUpToOption, printJobLocator, printJobOutputFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

@@ -1,19 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns/alreadySent';
+import { checkSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
 import { createOptions, LETTERS_PER_JOB } from './createOptions.description';
-import { recordCreated } from '../../results/ledger';
-import { noteJob } from '../../results/runAccount';
-import { distinctRecipients, noteRepeats } from '../../addresses/duplicates';
-import { forEveryRow, rowsFailed } from '../../results/everyRow';
-import { addressDigest, explainTooLarge, planParts, sentPartsOf, type MailRunPart } from '../../building/mailRunParts';
-import { printJobItems, type PrintJob } from '../../results/output';
-import { buildPrintJobBody } from '../../building/printJobBody';
-import { jobShape, sourceBody, takesVariables, type JobShape } from '../../building/printJobSource';
-import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses/recipients';
-import { confirmById, confirmWithinLimits, planConfirm, roomForLiveDraft, type ConfirmPlan } from '../../spending/spending';
-import { liveAllowed } from '../../agent/toolMode';
+import { recordCreated, noteJob, forEveryRow, rowsFailed } from '../../results';
+import { distinctRecipients, noteRepeats } from '../../addresses';
+import { addressDigest, explainTooLarge, planParts, sentPartsOf, type MailRunPart, jobShape, sourceBody, takesVariables, type JobShape } from '../../building';
+import { printJobItems, type PrintJob } from '../../results';
+import { buildPrintJobBody } from '../../building';
+import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses';
+import { confirmById, confirmWithinLimits, planConfirm, roomForLiveDraft, type ConfirmPlan } from '../../spending';
+import { liveAllowed } from '../../agent';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
 import { printJobOutputFields } from '../common.descriptions';
 import { toolDefault } from '../tool.descriptions';

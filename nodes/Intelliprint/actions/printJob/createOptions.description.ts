@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { SENT_KEY_METADATA } from '../../reruns/alreadySent';
-import { alphabetical } from '../../values/parameters';
+import { SENT_KEY_METADATA } from '../../reruns';
+import { alphabetical } from '../../values';
 import { confirmUpToOption, parallelItemsOption } from '../common.descriptions';
 import { postcardFields } from './postcard.description';
 import { printJobSettingFields } from './printJobOptions.description';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { printJobItems, type PrintJob } from '../../results/output';
-import { getPrintJobId } from '../../values/parameters';
+import { printJobItems, type PrintJob } from '../../results';
+import { getPrintJobId } from '../../values';
 import { apiRequest, EXPECT } from '../../transport';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { LETTER_STATUSES } from '../../results/letterStatuses';
-import { printJobItems, type PrintJob } from '../../results/output';
+import { LETTER_STATUSES } from '../../results';
+import { printJobItems, type PrintJob } from '../../results';
 import { apiRequestAllItems } from '../../transport';
 import { printJobOutputFields, returnAllOrLimit } from '../common.descriptions';
 import { listOptions, listQuery } from '../list.descriptions';

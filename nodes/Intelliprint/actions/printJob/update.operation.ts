@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { printJobItems } from '../../results/output';
-import { alphabetical, getPrintJobId } from '../../values/parameters';
-import { buildPrintJobBody } from '../../building/printJobBody';
-import { confirmById, planConfirm } from '../../spending/spending';
-import { testJobOrRefuse } from '../../agent/toolMode';
-import { updatePrintJob } from '../../spending/updatePrintJob';
+import { printJobItems } from '../../results';
+import { alphabetical, getPrintJobId } from '../../values';
+import { buildPrintJobBody } from '../../building';
+import { confirmById, planConfirm, updatePrintJob } from '../../spending';
+import { testJobOrRefuse } from '../../agent';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 import { groupUpdateFields, printJobUpdateFields } from './printJobUpdateFields.description';
 
