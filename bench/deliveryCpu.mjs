@@ -4,7 +4,7 @@
 // row: one fresh n8n (sqlite), BENCH_DELIVERIES (default 200) signed deliveries one at a time on a quiet host, and
 // the CPU time n8n's process used from the first delivery until every run has ended, read from /proc.
 // n8n's default engine ("vm") makes a fresh isolate for each webhook request (unless the trigger is n8n's own
-// Webhook node) and for each run: this bench is where the figures in README's "Many events" come from.
+// Webhook node) and for each run: this bench is where the figures in docs/webhook-trigger.md ("Many events") come from.
 // JavaScript, run through tsx, for the reasons given in scripts/dev.mjs.
 import fs from 'fs-extra';
 

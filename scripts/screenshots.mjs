@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run screenshots`: retakes the README's pictures of the nodes in the real n8n editor, with
+// `npm run screenshots`: retakes the pictures of the README and docs/ of the nodes in the real n8n editor, with
 // Debian's Chromium (apt-get install chromium) driven by playwright-core. Nothing downloads a browser.
 //
 // JavaScript, run through tsx, for the reasons given in scripts/dev.mjs.

@@ -2,7 +2,7 @@
  * Whether an address can arrive, checked before a letter is paid for: the country as an ISO 3166-1 alpha-2 code
  * (names and aliases a sheet holds read as their codes), the postcode in its country's published format and in
  * its standard form, and the address fitting the envelope window. Pure rules, no n8n: recipients.ts applies them.
- * The rules and their sources are listed in the README ("Addresses checked before sending").
+ * The rules and their sources are listed in docs/addresses.md.
  */
 
 import { countryRow, countryTable, type CountryRow } from './countryTable';

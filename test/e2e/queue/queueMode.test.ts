@@ -29,7 +29,7 @@ const SECRET = `whsec_${Buffer.from('queue-mode-webhook-signing-key!!').toString
  * The API's limit shape (100 requests in a sliding window) with a create that takes the API a second. The suite
  * slides it over 10 s, the credential told the same, so two 300-letter runs cross five windows in about a minute:
  * the same pacing decisions, window by window, as over the API's real 60 s. `npm run bench:queue` runs the rate
- * budget cases with QUEUE_WINDOW_SECONDS=60, the figures README's "Running at volume" gives.
+ * budget cases with QUEUE_WINDOW_SECONDS=60, the figures docs/running-at-volume.md gives.
  */
 const LIMIT = { requests: 100, windowMs: Number(import.meta.env?.QUEUE_WINDOW_SECONDS || 10) * 1000 };
 const PACING = { rateLimitRequests: LIMIT.requests, rateLimitWindowSeconds: LIMIT.windowMs / 1000 };
@@ -57,7 +57,7 @@ beforeAll(async () => {
 	spendApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: false }).start(SPEND_PORTS.api, '127.0.0.1', SPEND_PORTS.files);
 	cluster = await QueueCluster.create();
 	await cluster.importCredentials([
-		// Give Up Waiting After at ten minutes, as README's Running at volume advises for several workers on one key.
+		// Give Up Waiting After at ten minutes, as docs/running-at-volume.md advises for several workers on one key.
 		{ ...API_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: api.url, maxWaitSeconds: 600, ...PACING } },
 		{
 			...BUSY_VOLUME.credential,
