@@ -171,7 +171,7 @@ describe('an AI agent in real n8n posts a letter through the Intelliprint tool',
 		expect(blankPostcode).toMatch(/the argument \\?"recipient_postcode\\?" filled in/);
 		expect(blankPostcode).not.toMatch(/toolCallId|item's fields|Map /);
 		expect(badCountry).toMatch(/The argument \\?"recipient_country\\?" was refused: Country \\?"Atlantis\\?" is not a country Intelliprint knows/);
-		expect(badCountry).toContain('two-letter code (GB, IE, FR…) or its English name');
+		expect(badCountry).toContain('two-letter code (GB, IE, FR…), its three-letter code or its name');
 		expect(run.created).toEqual([]);
 	});
 
