@@ -2,7 +2,9 @@
 // The scale benchmark: 1,000 / 10,000 / 100,000 rows (BENCH_SCALE_ROWS) made by a Code node, through
 // real n8n (`n8n execute`, sqlite) to the local fake API: the Intelliprint node's mail run (Print Job →
 // Create from content, versions 1.1 and 1) and mailing list, against the peer a user has without it (a
-// Code node that builds the JSON body, n8n's HTTP Request node that POSTs it). Per run: node times from
+// Code node that builds the JSON body, n8n's HTTP Request node that POSTs it); and the mail run of rows
+// that all name one recipient (a head office, a test sheet), with One Letter per Recipient on and off, where
+// the search for repeated recipients does its most work. Per run: node times from
 // the saved execution, the fake's own time, request bytes, memory of n8n and of its task runner. A run
 // that n8n's defaults fail is run again with what it needs. Writes bench/RESULTS-scale.md.
 // JavaScript, run through tsx, for the reasons given in scripts/dev.mjs.
@@ -30,11 +32,15 @@ const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((name, i) 
 const apiCred = { intelliprintApi: { id: 'ipScaleCredApi01', name: 'Sandbox' } };
 const headerCred = { httpHeaderAuth: { id: 'ipScaleCredHdr01', name: 'Sandbox bearer header' } };
 
-const makeRows = (rows) => node('Make rows', 'n8n-nodes-base.code', 2, [200, 0], {
-	jsCode: `return Array.from({ length: ${rows} }, (_, n) => { const i = n + 1; return { json: { name: 'Customer ' + i, address: i + ' High Street\\nLeeds', postcode: 'LS1 4AP', first_name: 'C' + i, amount_due: i } }; });`,
+// Rows to as many recipients (`distinct`), or all to one (`one`: the same name, address and postcode, each row
+// its own variables, as invoices to a head office are).
+const makeRows = (rows, shape = 'distinct') => node('Make rows', 'n8n-nodes-base.code', 2, [200, 0], {
+	jsCode: shape === 'one'
+		? `return Array.from({ length: ${rows} }, (_, n) => { const i = n + 1; return { json: { name: 'Head Office', address: '1 High Street\\nLeeds', postcode: 'LS1 4AP', first_name: 'C' + i, amount_due: i } }; });`
+		: `return Array.from({ length: ${rows} }, (_, n) => { const i = n + 1; return { json: { name: 'Customer ' + i, address: i + ' High Street\\nLeeds', postcode: 'LS1 4AP', first_name: 'C' + i, amount_due: i } }; });`,
 });
-const printJob = (typeVersion) => [node('Create', 'n8n-nodes-intelliprint.intelliprint', typeVersion, [400, 0], {
-	resource: 'printJob', operation: 'create', source: 'content', content: CONTENT, testmode: true, variables: 'all',
+const printJob = (typeVersion, options) => [node('Create', 'n8n-nodes-intelliprint.intelliprint', typeVersion, [400, 0], {
+	resource: 'printJob', operation: 'create', source: 'content', content: CONTENT, testmode: true, variables: 'all', ...(options && { options }),
 }, { credentials: apiCred })];
 const mailingList = () => [node('Create', 'n8n-nodes-intelliprint.intelliprint', 1.1, [400, 0], {
 	resource: 'mailingList', operation: 'create', name: 'bench', addRecipients: true, variables: 'all',
@@ -65,9 +71,13 @@ const CONFIGS = [
 	{ key: 'Peer', label: 'peer: Code (one body) + HTTP Request', steps: () => peer() },
 	// Only where one body would pass the fake's 10,000 recipients.
 	{ key: 'PeerS', label: 'peer: Code (a body per 10,000) + HTTP Request', steps: () => peer(10_000), above: 10_000 },
+	// Every row to one recipient (BENCH_ONLY=ONE runs both): the repeat search's worst case. It copied the
+	// recipient's list of repeats at each repeat, on or off (40,000 rows: 42 s in the node); now linear.
+	{ key: 'ONE1', group: 'ONE', shape: 'one', label: 'Intelliprint 1.1: print job (mail run), every row to one recipient, One Letter per Recipient on', steps: () => printJob(1.1, { oneLetterPerRecipient: true }) },
+	{ key: 'ONE0', group: 'ONE', shape: 'one', label: 'Intelliprint 1.1: print job (mail run), every row to one recipient, One Letter per Recipient off', steps: () => printJob(1.1, { oneLetterPerRecipient: false }) },
 ];
-const workflow = (id, rows, steps) => {
-	const nodes = [node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}), makeRows(rows), ...steps];
+const workflow = (id, rows, steps, shape) => {
+	const nodes = [node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}), makeRows(rows, shape), ...steps];
 	return { id, name: id, nodes, connections: chain(...nodes.map((n) => n.name)), settings: { executionOrder: 'v1' }, active: false, pinData: {} };
 };
 
@@ -143,9 +153,9 @@ await n8n.importCredentials([
 	{ id: 'ipScaleCredApi01', name: 'Sandbox', type: 'intelliprintApi', data: { apiKey: SANDBOX.apiKey, baseUrl: SANDBOX.apiUrl, rateLimitRequests: 100, rateLimitWindowSeconds: 60 } },
 	{ id: 'ipScaleCredHdr01', name: 'Sandbox bearer header', type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${SANDBOX.apiKey}` } },
 ]);
-// BENCH_ONLY=V11,Peer runs only those configurations. Workflow ids: n8n's 16 characters, unique per run.
+// BENCH_ONLY=V11,Peer runs only those configurations (ONE: both of the one-recipient ones). Workflow ids: n8n's 16 characters, unique per run.
 const only = process.env.BENCH_ONLY?.split(',');
-const runs = SIZES.flatMap((rows) => CONFIGS.filter(({ key, above = 0 }) => rows > above && (!only || only.includes(key))).map((config) => ({ ...config, rows, wf: workflow(`ipS${config.key.padEnd(5, 'x')}${String(rows).padStart(8, '0')}`, rows, config.steps()) })));
+const runs = SIZES.flatMap((rows) => CONFIGS.filter(({ key, group, above = 0 }) => rows > above && (!only || only.includes(key) || only.includes(group))).map((config) => ({ ...config, rows, wf: workflow(`ipS${config.key.padEnd(5, 'x')}${String(rows).padStart(8, '0')}`, rows, config.steps(), config.shape) })));
 const folder = `${n8n.userFolder}/bench-workflows`;
 await n8n.importWorkflows(await Promise.all(runs.map(async ({ wf }) => (await fs.outputJson(`${folder}/${wf.id}.json`, wf), `${folder}/${wf.id}.json`))));
 
@@ -202,7 +212,7 @@ await sandbox.stop();
 const growth = CONFIGS.map(({ label }) => [label, table.filter((row) => row.run === label && row.result === 'ok')]).filter(([, rows]) => rows.length > 1)
 	.map(([label, rows]) => `${label}: ${rows.map((row) => `${row['step minus API, ms per 1,000 rows']} ms`).join(' / ')} at ${rows.map((row) => row.rows).join(' / ')} rows`);
 const heading = [
-	`Scale benchmark: one mail run, or one mailing list, of ${SIZES.join(' / ')} rows through real n8n 2.41.1 (\`n8n execute\`, sqlite, default settings unless a row says otherwise), ${new Date().toISOString().slice(0, 10)}, ${(await readFile('/proc/cpuinfo', 'utf8')).match(/^processor/gm).length} cores. The API is the local fake (test/fake-api), in the bench's own process, with the real limit of 100 requests a minute; its own limits are 100 MiB a body (FakeOptions.maxBodyBytes) and 10,000 recipients a request (MAX_RECIPIENTS in test/fake-api/schema.ts; the API's is not public).`,
+	`Scale benchmark: one mail run, or one mailing list, of ${SIZES.join(' / ')} rows (each to its own recipient, or in the "every row to one recipient" runs all to one) through real n8n 2.41.1 (\`n8n execute\`, sqlite, default settings unless a row says otherwise), ${new Date().toISOString().slice(0, 10)}, ${(await readFile('/proc/cpuinfo', 'utf8')).match(/^processor/gm).length} cores. The API is the local fake (test/fake-api), in the bench's own process, with the real limit of 100 requests a minute; its own limits are 100 MiB a body (FakeOptions.maxBodyBytes) and 10,000 recipients a request (MAX_RECIPIENTS in test/fake-api/schema.ts; the API's is not public).`,
 	'"step": the Intelliprint node\'s time from n8n\'s run data (the peer: its Code node that builds the body plus its HTTP Request node). "of it in the fake API": the time the fake had a create request between its arrival and its answer (it renders every letter into a PDF). "step minus API": what n8n and the node spend. "request MB": Content-Length of the create requests, summed. "n8n peak RSS": VmHWM of the `n8n execute` process, which at the end prints the whole run data as JSON; "while running": its largest VmRSS sampled (every 100 ms) between the execution\'s start and stop. "runner": VmHWM of its task runner, where Code nodes run.',
 	'N8N_PAYLOAD_SIZE_MAX (16 MiB) limits what n8n\'s own HTTP endpoints accept (webhooks, the REST API): `n8n execute` sends nothing through them. The task runner\'s limit, N8N_RUNNERS_MAX_PAYLOAD, is 1 GiB.',
 	...notes,
