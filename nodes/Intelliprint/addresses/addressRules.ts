@@ -40,7 +40,7 @@ const UK_OUTWARD_ONLY = new RegExp(`^${OUTWARD}$`);
 const CROWN_AREAS: Record<string, string> = { GG: 'GY', JE: 'JE', IM: 'IM' };
 
 /**
- * What sheets write for a country besides its names in the data (countryTable.ts, generated from maintained
+ * What sheets write for a country besides its names in the data (countryData.ts, generated from maintained
  * packages): the UK's nations and shorthands, and a few common names the packages do not carry.
  */
 const SHEET_NAMES: Record<string, string> = {
