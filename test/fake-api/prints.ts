@@ -26,6 +26,8 @@ export interface FakePrintJob {
 	confirmed_at: number | null;
 	/** When the confirm happened by the real clock (see listingDelayMs); never sent. */
 	_confirmedAtMs?: number;
+	/** When the job was created by the real clock (see listingDelayMs); never sent. */
+	_createdAtMs?: number;
 	type?: string;
 	pages?: number;
 	sheets?: number;
@@ -75,8 +77,8 @@ export class PrintStore {
 	/** Every job created through the API, in order (seeded ones are not), kept after a draft is deleted. */
 	readonly created: FakePrintJob[] = [];
 	/**
-	 * A list shows a confirm this long after it happened (a cache or a replica behind the list): until then a
-	 * confirmed job is listed as the draft it was. A job read by its ID is always up to date.
+	 * A list shows a change this long after it happened (a cache or a replica behind the list): until then a new job
+	 * is not listed and a confirmed job is listed as the draft it was. A job read by its ID is always up to date.
 	 */
 	listingDelayMs = 0;
 	/** A big sender's past jobs (seedHistory), held compactly: read and listed with the jobs above; one changed moves into them. */
@@ -103,7 +105,7 @@ export class PrintStore {
 		const id = newId('print');
 		const job: FakePrintJob = {
 			id, object: 'print', account: 'acc_fake', user: 'usr_fake', team: 'team_fake', type: 'letter',
-			reference: file?.fileName ?? null, confirmed: false, testmode: input.testmode ?? false, created: this.now(), _seq: nextSequence(), confirmed_at: null, cost: cost(0),
+			reference: file?.fileName ?? null, confirmed: false, testmode: input.testmode ?? false, created: this.now(), _seq: nextSequence(), _createdAtMs: Date.now(), confirmed_at: null, cost: cost(0),
 			file: file ? { name: file.fileName, pages: await pageCount(file.data) } : null,
 			splitting: { method: 'none', phrase: null, pages: null },
 			printing: { double_sided: 'no', double_sided_specific_pages: null, premium_quality: false, black_and_white: false },
@@ -158,9 +160,9 @@ export class PrintStore {
 
 	list(query: URLSearchParams): FakePrintJob[] {
 		const now = Date.now();
-		const listed = [...this.jobs.values()].map((job) =>
-			job.confirmed && now - (job._confirmedAtMs ?? 0) < this.listingDelayMs ? { ...job, confirmed: false, confirmed_at: null } : job,
-		);
+		const listed = [...this.jobs.values()]
+			.filter((job) => now - (job._createdAtMs ?? 0) >= this.listingDelayMs)
+			.map((job) => (job.confirmed && now - (job._confirmedAtMs ?? 0) < this.listingDelayMs ? { ...job, confirmed: false, confirmed_at: null } : job));
 		return this.history ? this.history.listing(listed, query) : filterPrints(listed, query);
 	}
 

@@ -18,12 +18,12 @@ function linesMatching(pattern: RegExp): string[] {
 describe('every code path that can send confirmed=true goes through the spending gate', () => {
 	/**
 	 * Every code path that can send confirmed=true, as the source has them. A new one fails here until it is
-	 * routed through the spending gate (spending/spending.ts planConfirm / confirmWithinLimits) and listed.
+	 * routed through the spending gate (spending/spending.ts planConfirm / confirmWithinLimits, confirmLine.ts confirmDraft) and listed.
 	 */
 	it('only the spending gate issues passes, and every pass handed to the transport comes from its plan', () => {
 		expect(linesMatching(/issueConfirmPass\(/).filter((line) => !line.startsWith('nodes/Intelliprint/transport/confirmPass.ts'))).toEqual([
+			"nodes/Intelliprint/spending/confirmLine.ts: return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));",
 			"nodes/Intelliprint/spending/spending.ts: if (ask.testmode === true || (perJob === undefined && daily === undefined)) return { kind: 'now', pass: issueConfirmPass('no limit applies') };",
-			"nodes/Intelliprint/spending/spending.ts: return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));",
 		]);
 		const handedOver = linesMatching(/\.pass\b|confirmPass\s*[,}:=]/).filter((line) => !line.startsWith('nodes/Intelliprint/transport/'));
 		expect(handedOver).toEqual([
@@ -38,7 +38,7 @@ describe('every code path that can send confirmed=true goes through the spending
 			"nodes/Intelliprint/actions/printJob/create.operation.ts: const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: plan.kind === 'now' });",
 			"nodes/Intelliprint/actions/printJob/update.operation.ts: const body = await buildPrintJobBody(this, itemIndex, { ...groupUpdateFields(fields), confirmed: plan?.kind === 'now' ? true : plan?.kind === 'draft' ? false : undefined }, true);",
 			"nodes/Intelliprint/building/printJobBody.ts: confirmed: flag(settings.confirmed, 'Confirm'),",
-			"nodes/Intelliprint/spending/spending.ts: return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));",
+			"nodes/Intelliprint/spending/confirmLine.ts: return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));",
 			"nodes/Intelliprint/spending/spending.ts: if (plan.kind === 'now') return await updatePrintJob(ctx, id, { confirmed: true }, itemIndex, 'confirmed again', plan.pass);",
 		]);
 	});

@@ -1,25 +1,24 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, connectionSettings, EXPECT } from '../transport';
 import { issueConfirmPass, type ConfirmPass } from '../transport/confirmPass';
 import type { PrintJob } from '../results';
-import { asNodeError, noteHeld } from '../results';
-import { fullDay, noteCheck, roomForDraft, type Room } from './spendingRoom';
-import { dayShowing, LISTING_WAIT_MS, ukMidnight } from './spendingDay';
+import { roomForDraft } from './spendingRoom';
+import { claimMetadata, isOwnClaim } from './claims';
+import { confirmDraft, confirmInLine, unreadInRun } from './confirmLine';
+import { ADVICE, dayFull, fullRefusal, letters, NOTHING_CONFIRMED, refusal, spendingUnreadable, type Rerun } from './refusals';
 import { PER_POUND, pounds, priceAfterTax, strictBoolean, strictPounds } from '../values';
 import { updatePrintJob } from './updatePrintJob';
 
 export { ukMidnight } from './spendingDay';
+export type { Rerun } from './refusals';
 
 /**
  * The spending gate: the one door every confirm of a print job passes (Create with Confirm, a mail run's
  * parts, a rerun confirming a held-back draft, Confirm, Update with Confirm, the AI tool). It reads Confirm
  * and both limits strictly, and only it issues the pass without which the transport sends no confirm.
  */
-
-/** What running the same item again does to a draft a limit held back: it tells the user what to do. */
-export type Rerun = 'confirmsDraft' | 'createsAnother' | 'confirmsAgain';
 
 /** How a confirm asked for goes ahead: not at all, in the same request, or on a draft once it fits. */
 export type ConfirmPlan = { kind: 'draft' } | { kind: 'now'; pass: ConfirmPass } | { kind: 'checked'; perJob?: number; rerun: Rerun };
@@ -33,23 +32,6 @@ export interface ConfirmAsk {
 	perJob?: unknown;
 	rerun: Rerun;
 }
-
-function refusal(ctx: IExecuteFunctions, itemIndex: number, message: string, lines: string[], draft?: PrintJob): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex, description: lines.filter(Boolean).join(' ') });
-	// The draft a limit held back, for the error item (errorItem.ts): what to confirm by hand, and what it costs.
-	if (draft) {
-		noteHeld(ctx, draft);
-		const cost = priceAfterTax(draft);
-		error.context.heldDraft = { id: draft.id, costGbp: cost === undefined ? null : cost / PER_POUND };
-	}
-	// A model cannot change a limit or a setting: it must not be told to call again.
-	error.context.adviceForModel = true;
-	// The refusal says itself what a rerun does; the router adds no other instruction.
-	error.context.rerunAdvised = true;
-	return error;
-}
-
-const NOTHING_CONFIRMED = 'Nothing was created or confirmed for this item.';
 
 /** Both limits, read strictly: a limit that is not an amount refuses every confirm (fail closed). */
 async function limitsOf(ctx: IExecuteFunctions, itemIndex: number, perJobGiven: unknown): Promise<{ perJob?: number; daily?: number }> {
@@ -80,7 +62,7 @@ export async function planConfirm(ctx: IExecuteFunctions, itemIndex: number, ask
 	const { perJob, daily } = await limitsOf(ctx, itemIndex, ask.perJob);
 	if (ask.testmode === true || (perJob === undefined && daily === undefined)) return { kind: 'now', pass: issueConfirmPass('no limit applies') };
 	// This run already found today's spending unreadable: refuse before a draft is made that could not be confirmed.
-	const unread = daily === undefined ? undefined : unreadableInRun.get(ctx);
+	const unread = daily === undefined ? undefined : unreadInRun(ctx);
 	if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, 'Nothing was sent for this item', unread, 'confirmsAgain');
 	// This run found the day unable to take another letter: no draft is made, nothing is read, for the rest.
 	const full = daily === undefined ? undefined : dayFull(ctx, daily);
@@ -88,55 +70,30 @@ export async function planConfirm(ctx: IExecuteFunctions, itemIndex: number, ask
 	return { kind: 'checked', perJob, rerun: ask.rerun };
 }
 
-const ADVICE: Record<Rerun, string> = {
-	confirmsDraft: 'It stays a draft. Once the limit allows, run the workflow again: Skip Items Already Sent makes the rerun confirm this draft, not create another.',
-	createsAnother:
-		'It stays a draft: once the limit allows, confirm it by hand in Intelliprint or with Print Job → Confirm. Running this item again would create another draft (with Skip Items Already Sent on, a rerun confirms this one instead).',
-	confirmsAgain: 'It stays a draft. Once the limit allows, run this again to confirm it, or confirm it by hand in Intelliprint.',
-};
-
-const letters = (job: PrintJob) => `${job.letters?.length ?? 0} letter${job.letters?.length === 1 ? '' : 's'}`;
-
-/** A confirm under a daily limit sent by this process, and whether the API may not have acted on it. */
-interface OwnConfirm {
-	id: string;
-	day: number;
-	unsure: boolean;
-}
-/** Per credential fingerprint, shared by every item, run and workflow in this n8n process. */
-const lastConfirm = new Map<string, OwnConfirm>();
-const line = new Map<string, Promise<unknown>>();
-/** Per fingerprint: when today's spending last could not be read, and why; items already waiting are refused at once. */
-const unreadable = new Map<string, { at: number; why: string }>();
-/** Per node run: why today's spending could not be read; the run's later items are refused at once too. */
-const unreadableInRun = new WeakMap<IExecuteFunctions, string>();
-/** The refusal for an item once the day cannot take another letter (spendingRoom.ts), while the limit is the one that filled it. */
-function dayFull(ctx: IExecuteFunctions, daily: number): ((itemIndex: number, what: string, draft?: PrintJob) => NodeOperationError) | undefined {
-	const full = fullDay(ctx, Math.round(daily * PER_POUND));
-	return full && ((itemIndex, what, draft) => fullRefusal(ctx, itemIndex, what, full, draft));
+/** A live draft's turn under the daily limit: the claim it carries (claims.ts), and its place in the run's room. */
+export interface LiveDraft {
+	metadata: Record<string, string>;
+	claimedAt?: number;
+	landed: () => void;
+	release: () => void;
 }
 
-function fullRefusal(ctx: IExecuteFunctions, itemIndex: number, what: string, full: Room, draft?: PrintJob): NodeOperationError {
-	return refusal(ctx, itemIndex, `${what}: today's spending cannot take another letter`, [
-		`Confirmed today (UK time): ${pounds(full.total)} of the daily limit of ${pounds(full.limit)}; what is left is less than one letter (${pounds(full.letter)}).`,
-		draft ? ADVICE.confirmsAgain : 'Run it again tomorrow or once the limit is raised: with Skip Items Already Sent on, the rerun sends only what was not sent.',
-	], draft);
-}
+const NO_TURN: LiveDraft = { metadata: {}, landed: () => undefined, release: () => undefined };
 
 /**
  * Before a draft is made for a confirm under the daily limit: waits for room (spendingRoom.ts), or refuses the item
- * with nothing sent once the day is full. Returns the release to call once the draft has been through the gate.
+ * with nothing sent once the day is full. The draft is a claim on the day from the moment it is made.
  */
-export async function roomForLiveDraft(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean): Promise<() => void> {
+export async function roomForLiveDraft(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean): Promise<LiveDraft> {
 	const { daily } = await limitsOf(ctx, itemIndex, undefined);
-	if (testmode || daily === undefined) return () => undefined;
+	if (testmode || daily === undefined) return NO_TURN;
 	const room = await roomForDraft(ctx, Math.round(daily * PER_POUND));
-	if (typeof room !== 'function') throw fullRefusal(ctx, itemIndex, 'Nothing was sent for this item', room);
-	return room;
+	if (!('release' in room)) throw fullRefusal(ctx, itemIndex, 'Nothing was sent for this item', room);
+	return { metadata: claimMetadata((await connectionSettings(ctx)).limitKey), claimedAt: Date.now(), ...room };
 }
 
 /** Confirms a draft within the limits of its plan, or refuses (the draft stays, the error names it). */
-export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, plan: ConfirmPlan & { kind: 'checked' }): Promise<PrintJob> {
+export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, plan: ConfirmPlan & { kind: 'checked' }, turn?: LiveDraft): Promise<PrintJob> {
 	if (draft.confirmed) return draft;
 	const cost = priceAfterTax(draft);
 	if (cost === undefined && !draft.testmode) {
@@ -154,88 +111,11 @@ export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: num
 	const { daily } = await limitsOf(ctx, itemIndex, undefined);
 	if (draft.testmode || daily === undefined) return await confirmDraft(ctx, itemIndex, draft, 'test job or no daily limit');
 	const { limitKey } = await connectionSettings(ctx);
-	// One check and confirm at a time per key in this process, each after the API lists the one before: another
-	// process (a queue-mode worker, a second n8n) then misses at most the one confirm this process has in flight.
-	const entered = Date.now();
-	const before = line.get(limitKey) ?? Promise.resolve();
-	const mine = before.then(async () => {
-		const full = dayFull(ctx, daily);
-		if (full) throw full(itemIndex, `Print job ${draft.id} was not confirmed`, draft);
-		const failed = unreadable.get(limitKey);
-		const unread = unreadableInRun.get(ctx) ?? (failed && failed.at >= entered ? failed.why : undefined);
-		if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, unread, plan.rerun, draft);
-		return await checkAndConfirm(ctx, itemIndex, draft, { why, cost: cost!, limit: Math.round(daily * PER_POUND), limitKey, rerun: plan.rerun });
-	});
-	line.set(limitKey, mine.catch(() => undefined));
-	return await mine;
-}
-
-function spendingUnreadable(ctx: IExecuteFunctions, itemIndex: number, what: string, why: string, rerun: Rerun, draft?: PrintJob): NodeOperationError {
-	return refusal(ctx, itemIndex, `${what}: today's spending could not be read`, [
-		`The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${why}`,
-		draft ? ADVICE[rerun] : 'Run it again later.',
-	], draft);
-}
-
-async function checkAndConfirm(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	draft: PrintJob,
-	check: { why: string; cost: number; limit: number; limitKey: string; rerun: Rerun },
-): Promise<PrintJob> {
-	const seen = { limit: check.limit, cost: check.cost, letters: draft.letters?.length ?? 1 };
-	const day = ukMidnight();
-	let own = lastConfirm.get(check.limitKey);
-	if (own?.day !== day) own = undefined;
-	let today;
-	try {
-		if (own?.unsure) {
-			// A confirm whose answer was lost: if the API did not act on it, there is nothing to wait for.
-			const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${own.id}`, itemIndex });
-			if (!job.confirmed) own = undefined;
-		}
-		today = await dayShowing(ctx, itemIndex, day, own?.id);
-	} catch (error) {
-		// Fail closed, and fast: the items already waiting behind this one are refused at once with the same words.
-		const why = `${(error as Error).message}.`;
-		unreadable.set(check.limitKey, { at: Date.now(), why });
-		unreadableInRun.set(ctx, why);
-		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun, draft);
-	}
-	if (!today) {
-		const why = `Intelliprint has not listed print job ${own!.id}, which this n8n confirmed, within ${LISTING_WAIT_MS / 1000} seconds, so today's total is not known.`;
-		unreadable.set(check.limitKey, { at: Date.now(), why });
-		unreadableInRun.set(ctx, why);
-		throw spendingUnreadable(ctx, itemIndex, `Print job ${draft.id} was not confirmed`, why, check.rerun, draft);
-	}
-	if (today.total + check.cost > check.limit) {
-		// Less left than the cheapest letter the run has priced: no later item of the run can go today.
-		noteCheck(ctx, { ...seen, total: today.total, refused: true });
-		throw refusal(ctx, itemIndex, `${check.why}: it would take today's spending over the daily limit of ${pounds(check.limit)}`, [
-			`Confirmed today (UK time) so far: ${pounds(today.total)}; with this job ${pounds(today.total + check.cost)}.`,
-			ADVICE[check.rerun],
-			'The limit is the Daily Spending Limit on the Intelliprint credential.',
-		], draft);
-	}
-	try {
-		const confirmed = await confirmDraft(ctx, itemIndex, draft, 'within the daily limit');
-		lastConfirm.set(check.limitKey, { id: draft.id, day, unsure: false });
-		noteCheck(ctx, { ...seen, total: today.total + check.cost, refused: false });
-		return confirmed;
-	} catch (error) {
-		// A refusal (4xx) confirmed nothing; after a fault the confirm may have happened: the next check finds out.
-		if (!/^4/.test(String((error as NodeApiError).httpCode ?? ''))) lastConfirm.set(check.limitKey, { id: draft.id, day, unsure: true });
-		throw asNodeError(ctx, error);
-	}
-}
-
-/** Sends the confirm itself, with the gate's pass: the only confirm of an existing draft in the node. */
-async function confirmDraft(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, allowed: string): Promise<PrintJob> {
-	try {
-		return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));
-	} catch (error) {
-		throw asNodeError(ctx, error);
-	}
+	// A claim this process just made for this confirm may share its read with the run's others (confirmLine.ts).
+	const claimedAt = turn?.claimedAt !== undefined && isOwnClaim(draft, limitKey) ? turn.claimedAt : undefined;
+	const decided = confirmInLine({ ctx, itemIndex, draft, cost: cost!, daily, limitKey, why, rerun: plan.rerun, claimedAt });
+	turn?.landed();
+	return await decided;
 }
 
 /** Confirms an existing draft by ID as its plan says: the Confirm operation and Update with Confirm. */

@@ -17,6 +17,8 @@ export interface Room {
 interface RunRoom {
 	/** Drafts made by the run under the limit and not yet through the gate's check. */
 	waiting: number;
+	/** Of those, the ones still being made: the gate's next check waits for them, so one read serves them all. */
+	drafting: number;
 	seen?: Room;
 	full?: Room;
 	/** Settles when a draft has been through the gate: items waiting for room look again. */
@@ -28,7 +30,7 @@ const rooms = new WeakMap<IExecuteFunctions, RunRoom>();
 
 function roomOf(ctx: IExecuteFunctions): RunRoom {
 	let room = rooms.get(ctx);
-	if (!room) rooms.set(ctx, (room = { waiting: 0, ...nextMove() }));
+	if (!room) rooms.set(ctx, (room = { waiting: 0, drafting: 0, ...nextMove() }));
 	return room;
 }
 
@@ -44,12 +46,17 @@ function wake(room: RunRoom): void {
 	move();
 }
 
-/** The day as this check saw it: the total after it, the limit, and the draft's cost per letter. */
-export function noteCheck(ctx: IExecuteFunctions, check: { total: number; limit: number; cost: number; letters: number; refused: boolean }): void {
+/**
+ * The day as this check saw it: the total after it (with other processes' claims), what of it is spent (confirmed,
+ * or confirmed by this check), the limit, and the draft's cost per letter.
+ */
+export function noteCheck(ctx: IExecuteFunctions, check: { total: number; spent: number; limit: number; cost: number; letters: number }): void {
 	const room = roomOf(ctx);
 	const letter = Math.min(check.cost / Math.max(1, check.letters), room.seen?.letter ?? Number.POSITIVE_INFINITY);
 	room.seen = { total: check.total, limit: check.limit, letter };
-	if (check.refused && check.limit - check.total < letter) room.full = room.seen;
+	// Full once what is spent leaves less than a letter, after a confirm as after a refusal: the next item costs
+	// nothing. Not for another process's claims: those may be handed back, and the run's next draft looks again.
+	if (check.limit - check.spent < letter) room.full = { ...room.seen, total: check.spent };
 	wake(room);
 }
 
@@ -59,12 +66,18 @@ export function fullDay(ctx: IExecuteFunctions, limit: number): Room | undefined
 	return full?.limit === limit ? full : undefined;
 }
 
+/** A draft the room let through: `landed` once it is made and waits for the gate, `release` once through it. */
+export interface DraftTurn {
+	landed: () => void;
+	release: () => void;
+}
+
 /**
  * Waits, before a draft is made under the daily limit, while the run's drafts already waiting would use what is
- * left (and, before the run's first check, until that check). Returns the release to call once the draft has been
- * through the gate, or the full day when no draft should be made.
+ * left (and, before the run's first check, until that check). Returns the draft's turn, or the full day when no
+ * draft should be made.
  */
-export async function roomForDraft(ctx: IExecuteFunctions, limit: number): Promise<(() => void) | Room> {
+export async function roomForDraft(ctx: IExecuteFunctions, limit: number): Promise<DraftTurn | Room> {
 	const room = roomOf(ctx);
 	for (;;) {
 		const full = fullDay(ctx, limit);
@@ -74,11 +87,29 @@ export async function roomForDraft(ctx: IExecuteFunctions, limit: number): Promi
 		await room.moved;
 	}
 	room.waiting++;
+	room.drafting++;
+	let landed = false;
 	let released = false;
-	return () => {
-		if (released) return;
-		released = true;
-		room.waiting--;
+	const land = () => {
+		if (landed) return;
+		landed = true;
+		room.drafting--;
 		wake(room);
 	};
+	return {
+		landed: land,
+		release: () => {
+			if (released) return;
+			land();
+			released = true;
+			room.waiting--;
+			wake(room);
+		},
+	};
+}
+
+/** Settles once none of the run's drafts is still being made (at once when none is). */
+export async function draftsLanded(ctx: IExecuteFunctions): Promise<void> {
+	const room = rooms.get(ctx);
+	while (room && room.drafting > 0) await room.moved;
 }

@@ -9,7 +9,7 @@ import { addressDigest, explainTooLarge, planParts, sentPartsOf, type MailRunPar
 import { printJobItems, type PrintJob } from '../../results';
 import { buildPrintJobBody } from '../../building';
 import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses';
-import { confirmById, confirmWithinLimits, planConfirm, roomForLiveDraft, type ConfirmPlan } from '../../spending';
+import { confirmById, confirmWithinLimits, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
 import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
 import { printJobOutputFields } from '../common.descriptions';
@@ -179,10 +179,11 @@ async function createJob(
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };
 
 	let created: string | undefined;
-	let release: (() => void) | undefined;
+	let turn: LiveDraft | undefined;
 	try {
-		// Under a daily limit a draft is made only while there is room for it: none once the day is full.
-		if (plan.kind === 'checked') release = await roomForLiveDraft(ctx, itemIndex, testmode);
+		// Under a daily limit a draft is made only while there is room for it (none once the day is full), as a claim.
+		if (plan.kind === 'checked') turn = await roomForLiveDraft(ctx, itemIndex, testmode);
+		if (turn?.claimedAt !== undefined) settings.metadata = { ...((settings.metadata as Record<string, string>) ?? {}), ...turn.metadata };
 		const body = createBody({ ...(await source()), testmode, ...settings });
 		const sent = 'multipart' in body ? { multipart: body.multipart } : { json: body.json as IDataObject };
 		const confirmPass = plan.kind === 'now' ? plan.pass : undefined;
@@ -192,10 +193,10 @@ async function createJob(
 		created = job.id;
 		noteJob(ctx, job);
 		recordCreated(ctx, itemIndex, job.id, { confirmed: job.confirmed === true, keyed: Boolean(sentKey) });
-		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan) : job;
+		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan, turn) : job;
 		return await printJobItems(ctx, [made], itemIndex, { fromItems, extra });
 	} finally {
-		release?.();
+		turn?.release();
 		if (check && !check.sent) check.done(created);
 	}
 }

@@ -1,0 +1,177 @@
+import { createHash, randomBytes } from 'crypto';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { listPage, MAX_PAGE_SIZE } from '../transport';
+import type { PrintJob } from '../results';
+import { priceAfterTax } from '../values';
+
+/**
+ * Claims: how one read of today's spending serves several confirms without letting processes pass the limit
+ * together. A draft made to be confirmed under the daily limit carries CLAIM_METADATA (the process's token) and is
+ * a claim on the day from the moment it is made. Before a process decides on a batch of its drafts, it reads every
+ * live job created in the last CLAIM_HORIZON_SECONDS and waits until its own batch shows there. So of any two
+ * decisions, the one read later sees the other's drafts, and counts them whether they are confirmed yet or not:
+ * batches never overlap unseen. A claim is confirmed on its batch's read only within CLAIM_CONFIRM_WINDOW_MS of
+ * being made, well inside the horizon every later reader counts back; past it, it goes through a read of its own.
+ */
+
+/** The metadata entry that marks a draft as a claim on today's spending; its value is the process's token. */
+export const CLAIM_METADATA = 'n8n_spend_claim';
+
+/** This n8n process's claims carry its token: its own are told from other processes'. */
+const PROCESS_TOKEN = randomBytes(6).toString('hex');
+
+/** Per credential fingerprint too: a process keeps each credential's day apart, as another process would. */
+function tokenFor(limitKey: string): string {
+	return createHash('sha256').update(`${PROCESS_TOKEN}\n${limitKey}`).digest('hex').slice(0, 12);
+}
+
+/** How far back from the newest job listed a read counts claims: the API's clock, so hosts' clocks do not matter. */
+const CLAIM_HORIZON_SECONDS = 15 * 60;
+
+/** How long after it was asked for a claim may be confirmed on its batch's read. */
+export const CLAIM_CONFIRM_WINDOW_MS = 5 * 60_000;
+
+/** The metadata a claim carries. */
+/** This process's token for a credential. */
+export function ownToken(limitKey: string): string {
+	return tokenFor(limitKey);
+}
+
+export function claimMetadata(limitKey: string): Record<string, string> {
+	return { [CLAIM_METADATA]: tokenFor(limitKey) };
+}
+
+/** Whether a job is a claim this process made. */
+export function isOwnClaim(job: PrintJob, limitKey: string): boolean {
+	return (job.metadata as IDataObject | undefined)?.[CLAIM_METADATA] === tokenFor(limitKey);
+}
+
+/**
+ * This process's own claims that it confirmed (or may have: the answer was lost), with when: the only own claims
+ * a read counts. Its drafts not yet decided are its own batch's, and those it refused will not be confirmed on a
+ * claim's read (a rerun confirms them through a read of their own, which finds them in the day once listed).
+ */
+const ownCounted = new Map<string, number>();
+
+export function countOwnClaim(id: string): void {
+	const now = Date.now();
+	for (const [known, at] of ownCounted) if (now - at > 2 * CLAIM_HORIZON_SECONDS * 1000) ownCounted.delete(known);
+	ownCounted.set(id, now);
+}
+
+/** A claim as a read lists it. Amounts have 8 implied decimals. */
+export interface Claim {
+	/** Cost after tax; undefined when the list gave none (the gate never confirms such a job). */
+	cost?: number;
+	created: number;
+	isConfirmed: boolean;
+	/** Refused by its process and handed back (releaseClaim): it will not be confirmed on a claim's read. */
+	released: boolean;
+	/** This process's own claim, not (yet) confirmed by it: its own batch's, or one it refused. */
+	ownUndecided: boolean;
+	/** The process (and credential) that made it. */
+	token: string;
+}
+
+/** The claims of the horizon, by job ID. */
+export type Claims = Map<string, Claim>;
+
+/** The value a released claim carries instead of a token. */
+const RELEASED = 'released';
+
+/**
+ * Every claim created within the horizon, newest first. A list that changes its count between pages is read again:
+ * a job deleted meanwhile shifts the pages and could hide a claim.
+ */
+async function readClaims(ctx: IExecuteFunctions, itemIndex: number, limitKey: string, attempts = 3): Promise<Claims> {
+	const own = tokenFor(limitKey);
+	const claims: Claims = new Map();
+	let horizon: number | undefined;
+	let listed: number | undefined;
+	for (let skip = 0; ; ) {
+		const page = await listPage<PrintJob>(
+			ctx,
+			'/prints',
+			{ testmode: false, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'confirmed', 'cost', 'metadata'], limit: MAX_PAGE_SIZE, skip },
+			itemIndex,
+		);
+		if (listed !== undefined && page.total_available !== listed) {
+			if (attempts > 1) return await readClaims(ctx, itemIndex, limitKey, attempts - 1);
+			throw new Error("Intelliprint's list of the last quarter hour's print jobs kept changing while it was read");
+		}
+		listed = page.total_available;
+		for (const job of page.data) {
+			const created = typeof job.created === 'number' ? job.created : undefined;
+			if (created !== undefined) {
+				horizon ??= created - CLAIM_HORIZON_SECONDS;
+				if (created < horizon) return claims;
+			}
+			const token = (job.metadata as IDataObject | undefined)?.[CLAIM_METADATA];
+			if (typeof token !== 'string') continue;
+			claims.set(job.id, {
+				cost: priceAfterTax(job),
+				// A job without a time cannot be placed: it counts as the newest.
+				created: created ?? Number.POSITIVE_INFINITY,
+				isConfirmed: job.confirmed === true,
+				released: token === RELEASED && job.confirmed !== true,
+				ownUndecided: token === own && !ownCounted.has(job.id),
+				token,
+			});
+		}
+		if (!page.has_more || page.data.length === 0) return claims;
+		skip += page.data.length;
+	}
+}
+
+/**
+ * The claims of the horizon once they show `own` (the drafts of the batch about to be decided): read again after
+ * growing pauses until they do. Undefined when they still do not after `waitMs`.
+ */
+export async function claimsShowing(ctx: IExecuteFunctions, itemIndex: number, limitKey: string, own: string[], waitMs: number): Promise<Claims | undefined> {
+	const deadline = Date.now() + waitMs;
+	let pause = 200;
+	for (;;) {
+		const claims = await readClaims(ctx, itemIndex, limitKey);
+		if (own.every((id) => claims.has(id))) return claims;
+		if (Date.now() + pause > deadline) return undefined;
+		await sleep(pause);
+		pause = Math.min(pause * 2, 2_000);
+	}
+}
+
+type Place = { created: number; token: string };
+/** Processes take turns by their oldest undecided claim: made earlier, then (in the same second) by token. */
+const before = (a: Place, b: Place) => a.created < b.created || (a.created === b.created && a.token < b.token);
+
+/**
+ * What the claims add to today's confirmed total: every claim not already in it (by ID), not one being decided, not
+ * released (confirmed or not), and of this process's own only those it confirmed. `waitingAhead` is the part that is
+ * undecided claims of processes ahead of the batch (their oldest undecided claim older than the batch's `oldest`; a
+ * confirm made alone has none and is behind everyone): the batch waits for those before it refuses anything, so two
+ * processes near the limit take turns instead of refusing each other's letters. Taking turns only saves letters:
+ * every claim counts whatever the turn, so none is ever left out.
+ */
+export function pendingOf(claims: Claims, inDay: Set<string>, deciding: Set<string>, oldest?: Place): { pending: number; waitingAhead: number } {
+	const firstOf = new Map<string, Place>();
+	for (const [id, claim] of claims) {
+		if (claim.isConfirmed || claim.released || claim.ownUndecided || deciding.has(id)) continue;
+		const place = { created: claim.created, token: claim.token };
+		const known = firstOf.get(claim.token);
+		if (!known || before(place, known)) firstOf.set(claim.token, place);
+	}
+	let pending = 0;
+	let waitingAhead = 0;
+	for (const [id, claim] of claims) {
+		if (claim.cost === undefined || claim.released || claim.ownUndecided || inDay.has(id) || deciding.has(id)) continue;
+		pending += claim.cost;
+		if (!claim.isConfirmed && (!oldest || before(firstOf.get(claim.token)!, oldest))) waitingAhead += claim.cost;
+	}
+	return { pending, waitingAhead };
+}
+
+/** Hands back a claim its process refused, so that other processes stop counting it (their wait ends at once). */
+export function releasedMetadata(job: PrintJob): Record<string, string> {
+	return { ...((job.metadata as Record<string, string> | undefined) ?? {}), [CLAIM_METADATA]: RELEASED };
+}

@@ -1,0 +1,75 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { FakeIntelliprint } from '../../../fake-api/server';
+import { useFakeApi } from '../../../helpers/context';
+import { CLAIM_METADATA } from '../../../../nodes/Intelliprint/spending';
+
+/**
+ * Claims (spending/claims.ts): a draft made to be confirmed under the daily limit is a claim on the day, and every
+ * check counts the claims of other processes, confirmed or not. An older claim goes first: a check that only another
+ * process's undecided, older claims would refuse waits until they are confirmed or handed back.
+ */
+const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { name: `Customer ${i + 1}`, address: `${i + 1} High Street\nLeeds`, postcode: 'LS1 4AP' } }));
+const live = { resource: 'printJob', operation: 'create', source: 'content', content: '<p>Hello</p>', recipientsFrom: 'eachItem', variables: 'none', testmode: false, confirmed: true, options: { parallelItems: 1 } };
+const errors = (items: INodeExecutionData[]) => items.filter((item) => item.json.error).map((item) => String(item.json.error));
+const spent = (fake: FakeIntelliprint) => [...fake.prints.jobs.values()].filter((job) => job.confirmed && !job.testmode).reduce((sum, job) => sum + job.cost.after_tax, 0) / 1e8;
+
+/** A draft of £1.02 another process made five seconds ago to confirm under the limit. */
+function otherClaim(fake: FakeIntelliprint) {
+	const [job] = fake.prints.seed(1, { metadata: { [CLAIM_METADATA]: 'another-process' } });
+	job.created -= 5;
+	return job;
+}
+
+describe('claims of other processes', () => {
+	const api = useFakeApi({ rateLimit: false });
+
+	it("an older claim handed back while the check waits: this item goes, with room for one letter", async () => {
+		const limit = Math.round((spent(api.fake) + 1.5) * 100) / 100;
+		const other = otherClaim(api.fake);
+		void sleep(500).then(() => (other.metadata[CLAIM_METADATA] = 'released'));
+		const started = Date.now();
+		const { items } = await api.run({ parameters: live, items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		expect(items[0].json.confirmed, errors(items)[0]).toBe(true);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+		expect(spent(api.fake)).toBeLessThanOrEqual(limit);
+	});
+
+	it('an older claim confirmed while the check waits: this item is refused, and its own claim handed back', async () => {
+		const limit = Math.round((spent(api.fake) + 1.5) * 100) / 100;
+		const other = otherClaim(api.fake);
+		void sleep(500).then(() => {
+			other.confirmed = true;
+			other.confirmed_at = Math.floor(Date.now() / 1000);
+			other.letters.forEach((letter) => (letter.status = 'waiting_to_print'));
+		});
+		const { items } = await api.run({ parameters: live, items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		expect(errors(items)[0]).toMatch(/it would take today's spending over the daily limit/);
+		expect(spent(api.fake)).toBeLessThanOrEqual(limit);
+		const held = api.fake.createdPrintJobs().at(-1)!;
+		expect(held.confirmed).toBe(false);
+		expect(held.metadata[CLAIM_METADATA]).toBe('released');
+	});
+
+	it('a newer claim of another process counts as spent while undecided: the check does not wait for it', async () => {
+		const limit = Math.round((spent(api.fake) + 1.5) * 100) / 100;
+		const [other] = api.fake.prints.seed(1, { metadata: { [CLAIM_METADATA]: 'another-process' } });
+		other.created += 60;
+		const started = Date.now();
+		const { items } = await api.run({ parameters: live, items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		expect(errors(items)[0]).toMatch(/it would take today's spending over the daily limit/);
+		expect(String(items[0].json.description)).toMatch(/, and £1\.02 in drafts other n8n processes are confirming; with this job/);
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+
+	it('a claim handed back or past the quarter hour does not count', async () => {
+		const limit = Math.round((spent(api.fake) + 1.5) * 100) / 100;
+		for (const job of api.fake.prints.jobs.values()) if (!job.confirmed && job.metadata[CLAIM_METADATA]) job.metadata[CLAIM_METADATA] = 'released';
+		const [old] = api.fake.prints.seed(1, { metadata: { [CLAIM_METADATA]: 'another-process' } });
+		old.created -= 16 * 60;
+		const { items } = await api.run({ parameters: live, items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		expect(items[0].json.confirmed, errors(items)[0]).toBe(true);
+	});
+});
