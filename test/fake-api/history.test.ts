@@ -66,8 +66,10 @@ describe('a small history answers every list exactly as the full list does', () 
 		const all = page(fake, 'limit=1000').data;
 		// The history, four live jobs and the two made through the API (the test job is listed only with testmode=true).
 		expect(all).toHaveLength(300 + 3 + 2);
-		const references = all.map((job) => job.reference).filter(Boolean);
+		// History jobs with a sent key carry it as their reference too.
+		const references = all.filter((job) => history.indexOf(String(job.id)) === undefined).map((job) => job.reference).filter(Boolean);
 		expect(references).toEqual(['between', 'draft', 'tie']);
+		expect(all.find((job) => String(job.id) === history.idAt(10))?.reference).toBe(history.sentKeyAt(10) ?? null);
 		const tie = all.findIndex((job) => job.reference === 'tie');
 		expect(all[tie + 1].id).toBe(history.idAt(10));
 		expect(all.map((job) => job.created)).toEqual([...all.map((job) => job.created as number)].sort((x, y) => y - x));
@@ -115,6 +117,7 @@ describe('a small history answers every list exactly as the full list does', () 
 		const fields = ['', SENT_KEYS, TODAY, 'fields=id,letters.status', 'fields[]=metadata.n8n_sent_key'];
 		let compared = 0;
 		let answered = 0;
+		let referenceSorts = 0;
 		const before = history.slowLists;
 		for (const filter of filters) {
 			for (const sort of sorts) {
@@ -126,11 +129,14 @@ describe('a small history answers every list exactly as the full list does', () 
 					compared++;
 					if (!('error' in full)) answered++;
 					else expect(full.error).not.toMatch(/^crashed/);
+					// A sort on reference is not the history's own order (keys are references): it may be answered in full too.
+					if (!('error' in full) && /sort_field=reference\b/.test(sort)) referenceSorts++;
 				}
 			}
 		}
-		// Only the reference answers made the full list: every other answer came from the history's order.
-		expect(history.slowLists - before).toBe(answered);
+		// Only the full answers (and sorts on reference) made the full list: every other came from the history's order.
+		expect(history.slowLists - before).toBeGreaterThanOrEqual(answered);
+		expect(history.slowLists - before).toBeLessThanOrEqual(answered + referenceSorts);
 		expect(compared).toBeGreaterThan(3000);
 		expect(answered).toBeGreaterThan(2000);
 	});

@@ -10,7 +10,8 @@ import { ukMidnight } from '../../nodes/Intelliprint/spending/spendingDay';
  * A big sender's history (issue 42): hundreds of thousands of past print jobs, held compactly and listed in
  * milliseconds. Each job is one number (its confirm time); everything else follows from its index, and a job is
  * made whole only when it is answered. Job 0 is the oldest, job count-1 the newest. All are confirmed one-letter
- * jobs made from content (reference null); their letters were sent, or wait to print when confirmed today.
+ * jobs made from content; their letters were sent, or wait to print when confirmed today. A job with a sent key has
+ * it as its reference too, as the node makes them (reference null otherwise).
  *
  * A list is answered from the history's own order merged with the store's jobs (those made through the API, and
  * history jobs changed since seeding: a cancel, a letter's status), for every documented filter, sort field, limit,
@@ -67,7 +68,7 @@ const seqOf = (job: FakePrintJob) => job._seq ?? 0;
 /** Query keys the fast answer knows; any other (a filter added to printFilters.ts since) is answered the slow way. */
 const KNOWN_QUERY = new Set(['testmode', 'confirmed', 'letters.status', 'reference', 'type', 'letters.returned.acknowledged', 'sort_field', 'sort_order', 'limit', 'skip', 'fields[]', 'fields']);
 /** Sort fields whose value is the same on every unchanged history job (so history's order on them is its own order). */
-const CONSTANT_SORTS = new Set(['mail_date', 'cost.amount', 'cost.after_tax', 'letters.returned.date', 'pages', 'sheets', 'letters', 'reference', 'type']);
+const CONSTANT_SORTS = new Set(['mail_date', 'cost.amount', 'cost.after_tax', 'letters.returned.date', 'pages', 'sheets', 'letters', 'type']);
 
 /** How to answer the list a `PrintStore.list` result stands for, by the array it returned. */
 const envelopes = new WeakMap<object, (ignoreSkip: boolean) => unknown>();
@@ -126,6 +127,8 @@ export class History {
 	/** Indices of jobs changed since seeding (a cancel, a letter's status): kept in the store's jobs, listed from there. Sorted. */
 	private readonly adopted: number[] = [];
 	private readonly adoptedSet = new Set<number>();
+	/** Sent key → the indices of the jobs carrying it (as their reference too), made on the first lookup. */
+	private byKey?: Map<string, number[]>;
 
 	constructor(options: HistoryOptions) {
 		const { count, days = 30, testmode = false, lettersPerJob = 1, confirmDelaySeconds = 60, now = Date.now() } = options;
@@ -209,7 +212,7 @@ export class History {
 		const key = this.sentKeys(index);
 		return {
 			id: this.idAt(index), object: 'print', account: 'acc_fake', user: 'usr_fake', team: 'team_fake', type: 'letter',
-			reference: null, confirmed: true, testmode: this.testmode, created: confirmedAt - this.confirmDelaySeconds,
+			reference: key ?? null, confirmed: true, testmode: this.testmode, created: confirmedAt - this.confirmDelaySeconds,
 			// Older than every job made through the API; ties on a sort value keep this order, as they keep creation order.
 			_seq: index - this.count, confirmed_at: confirmedAt, pages: count, sheets: count, file: null,
 			splitting: { method: 'none', phrase: null, pages: null },
@@ -252,6 +255,19 @@ export class History {
 	listing(live: FakePrintJob[], query: URLSearchParams): FakePrintJob[] {
 		// Refuses a filter value the API would refuse, exactly as without a history.
 		const loose = filterPrints(live, query);
+		const reference = query.get('reference');
+		if (reference !== null) {
+			// A lookup by reference finds a few jobs: they are made and listed as the store's are.
+			if (!this.byKey) {
+				this.byKey = new Map();
+				for (let i = 0; i < this.count; i++) {
+					const key = this.sentKeys(i);
+					if (key !== undefined) this.byKey.set(key, [...(this.byKey.get(key) ?? []), i]);
+				}
+			}
+			const carrying = (this.byKey.get(reference) ?? []).filter((i) => !this.adoptedSet.has(i)).map((i) => this.jobAt(i));
+			return filterPrints([...live, ...carrying], query);
+		}
 		const all = lazyArray(() => {
 			this.slowLists++;
 			const unchanged: FakePrintJob[] = [];
@@ -285,8 +301,8 @@ export class History {
 		if ((query.get('testmode') === 'true') !== this.testmode) return none;
 		const confirmed = query.get('confirmed');
 		if (confirmed !== null && confirmed !== 'true') return none;
-		// No history job has a reference or a returned letter, and all are letters.
-		if (query.get('reference') !== null || query.get('letters.returned.acknowledged') !== null) return none;
+		// No history job has a returned letter, and all are letters (a reference is looked up in listing()).
+		if (query.get('letters.returned.acknowledged') !== null) return none;
 		const type = query.get('type');
 		if (type !== null && type !== 'letter') return none;
 		let [lo, hi] = [0, this.count];

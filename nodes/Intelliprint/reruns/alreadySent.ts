@@ -74,6 +74,19 @@ export function sentKeyOf(ctx: IExecuteFunctions, itemIndex: number, value: unkn
 	return key;
 }
 
+/**
+ * A keyed job's reference: its key, so that a rerun in a new n8n process finds it with one request by reference
+ * (sentKeyIndex.ts) instead of reading the account's history. A Reference set to something else is refused: a job
+ * that could not be found so would be sent again.
+ */
+export function keyedReference(ctx: IExecuteFunctions, itemIndex: number, given: unknown, key: string): string {
+	if (given === undefined || given === null || given === '' || given === key) return key;
+	throw new NodeOperationError(ctx.getNode(), 'With Skip Items Already Sent on, Reference must be empty or the same as the key', {
+		itemIndex,
+		description: `Each print job's reference is then its key ("${key.slice(0, 80)}"), so that a rerun finds it with one request instead of reading the account's history. Nothing was sent for this item. Leave Reference empty, set it to the key, or put your text in Metadata.`,
+	});
+}
+
 export type SentCheck =
 	| { sent: true; printJobId: string; job?: PrintJob; byItem?: number }
 	| { sent: false; done: (createdId: string | undefined) => void };

@@ -6,9 +6,11 @@ import { connectionSettings, listPage, MAX_PAGE_SIZE } from '../transport';
 /**
  * The sent keys of an account, as this n8n process has read them (Skip Items Already Sent): key → the ID of the
  * newest print job carrying it. A big sender's account holds hundreds of thousands of jobs in the look-back, so a
- * process reads the window once, newest first, and afterwards only what is newer: a rerun costs a page, not the
- * account. What the index says is checked where it matters: the job a key names is read before it counts as sent
- * (create.operation.ts), so one deleted or cancelled since does not.
+ * process reads only what it must: the window once, newest first, where that is a few pages, or else each key it
+ * looks for by the job's reference (a keyed job's reference is its key, so the API finds it with one request), and
+ * afterwards only what is newer: a rerun costs a page, not the account. What the index says is checked where it
+ * matters: the job a key names is read before it counts as sent (alreadySent.ts), so one deleted or cancelled
+ * since does not.
  */
 
 /** The metadata entry that carries the user's key on every print job the node creates with one. */
@@ -31,6 +33,13 @@ interface Index {
 	/** Every job created in [oldest, newest] was read (as the list showed it then). */
 	oldest: number;
 	newest: number;
+	/**
+	 * Keys looked up by reference: every job carrying them was in that answer, and every job made since is read by
+	 * the reads from `newest` on. So a key here and not in `keys` was never sent.
+	 */
+	proven: Set<string>;
+	/** How many seconds of the account's jobs a page of the list held: what reading the window would cost. */
+	secondsPerPage?: number;
 }
 
 /** Per credential fingerprint and test or live mode, shared by every run of the process. */
@@ -42,21 +51,29 @@ async function indexKey(ctx: IExecuteFunctions, testmode: boolean): Promise<stri
 	return `${(await connectionSettings(ctx)).limitKey}|${String(testmode)}`;
 }
 
+/** Where a read of the list stands: what it found, how far it went, and where its next page starts. */
+interface Reading {
+	keys: Map<string, Sent>;
+	missing: Set<string>;
+	newest: number;
+	covered: number;
+	seen: Set<string>;
+	skip: number;
+}
+
 /**
  * Reads the list newest first until a job created before `until`, or, when `wanted` is given, until every wanted
- * key is found. Returns the keys found and how far it read (the oldest `created` it covered).
+ * key is found, or `pageBudget` pages (then `partial` says where it stands, for `from` to go on). Returns the keys
+ * found and how far it read (the oldest `created` it covered).
  */
-async function read(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, until: number, wanted?: Set<string>) {
-	const keys = new Map<string, Sent>();
-	const missing = new Set(wanted ?? []);
-	let newest = until;
-	let covered = until;
-	const seen = new Set<string>();
-	for (let skip = 0; ; ) {
+async function read(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, until: number, wanted?: Set<string>, pageBudget = Number.POSITIVE_INFINITY, from?: Reading) {
+	const at: Reading = from ?? { keys: new Map(), missing: new Set(wanted ?? []), newest: until, covered: until, seen: new Set(), skip: 0 };
+	const { keys, missing, seen } = at;
+	for (;;) {
 		const page = await listPage<IDataObject>(
 			ctx,
 			'/prints',
-			{ testmode, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata'], limit: MAX_PAGE_SIZE, skip },
+			{ testmode, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata'], limit: MAX_PAGE_SIZE, skip: at.skip },
 			itemIndex,
 		);
 		const fresh = page.data.filter((job) => !seen.has(String(job.id)));
@@ -64,17 +81,17 @@ async function read(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean
 			seen.add(String(job.id));
 			const created = typeof job.created === 'number' ? job.created : undefined;
 			// A job without a time cannot be placed: read on (it may carry a key), it ends nothing.
-			if (created !== undefined && created < until) return { keys, oldest: until, newest };
-			if (created !== undefined) newest = Math.max(newest, created);
+			if (created !== undefined && created < until) return { keys, oldest: until, newest: at.newest, jobsRead: seen.size };
+			if (created !== undefined) at.newest = Math.max(at.newest, created);
 			const key = (job.metadata as IDataObject | undefined)?.[SENT_KEY_METADATA];
 			if (typeof key === 'string' && !keys.has(key)) keys.set(key, { id: String(job.id), created: created ?? until });
 			missing.delete(String(key));
-			if (created !== undefined) covered = created;
+			if (created !== undefined) at.covered = created;
 			// A rerun whose keys are all near the top need not read the rest of the window.
-			if (wanted?.size && missing.size === 0) return { keys, oldest: covered, newest };
+			if (wanted?.size && missing.size === 0) return { keys, oldest: at.covered, newest: at.newest, jobsRead: seen.size };
 		}
-		skip += page.data.length;
-		if (!page.has_more) return { keys, oldest: until, newest };
+		at.skip += page.data.length;
+		if (!page.has_more) return { keys, oldest: until, newest: at.newest, jobsRead: seen.size };
 		if (fresh.length === 0) {
 			// Guessing past what the list shows could send a letter twice: stop instead.
 			throw new NodeApiError(ctx.getNode(), {}, {
@@ -83,26 +100,69 @@ async function read(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean
 				itemIndex,
 			});
 		}
+		// What was read covers [covered, newest]: the caller goes on, or looks the rest up instead.
+		if (--pageBudget <= 0) return { keys, oldest: at.covered, newest: at.newest, jobsRead: seen.size, partial: at };
 	}
+}
+
+/** How many seconds of jobs a page of the list holds, as a read that stopped short saw them. */
+function spanOfPage(read: { newest: number; oldest: number; jobsRead: number }): number {
+	return Math.max(1, ((read.newest - read.oldest) * MAX_PAGE_SIZE) / Math.max(1, read.jobsRead));
+}
+
+/** The newest job carrying each key, looked up by reference (the key): one request per key, several at once. */
+async function lookUp(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, keys: string[]): Promise<Map<string, Sent>> {
+	const found = new Map<string, Sent>();
+	await Promise.all(
+		keys.map(async (key) => {
+			const page = await listPage<IDataObject>(ctx, '/prints', { testmode, reference: key, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata'], limit: 100 }, itemIndex);
+			// A job the user gave this reference by other means is not one the node sent under the key.
+			const job = page.data.find((listed) => (listed.metadata as IDataObject | undefined)?.[SENT_KEY_METADATA] === key);
+			if (job) found.set(key, { id: String(job.id), created: typeof job.created === 'number' ? job.created : 0 });
+		}),
+	);
+	return found;
 }
 
 /**
  * The sent keys of the look-back (jobs created since `since`, Unix seconds): what the process read before, brought
- * up to date by reading what is newer; the whole window the first time (or stopping once every `wanted` key is
- * found). Never stops short because the account is big: a window the list cannot show ends the run's error instead.
+ * up to date by reading what is newer. What it has not read yet it reads whichever way is cheaper: the window, or,
+ * where that is more pages than there are `wanted` keys still unknown, each of those keys by reference. Never stops
+ * short because the account is big: a window the list cannot show ends the run's error instead.
  */
 export async function sentKeysSince(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, since: number, wanted?: Set<string>): Promise<Map<string, string>> {
 	const key = await indexKey(ctx, testmode);
 	const turn = (reads.get(key) ?? Promise.resolve()).then(async () => {
 		let index = indexes.get(key);
-		if (index && index.oldest <= since) {
+		if (index) {
 			const newer = await read(ctx, itemIndex, testmode, index.newest - LISTING_MARGIN_SECONDS);
 			// Newer reads win: the newest job carrying a key is the one it names.
 			for (const [sentKey, sent] of newer.keys) index.keys.set(sentKey, sent);
 			index.newest = Math.max(index.newest, newer.newest);
-		} else {
-			const whole = await read(ctx, itemIndex, testmode, since, wanted);
-			index = { keys: new Map([...(index?.keys ?? []), ...whole.keys]), oldest: whole.oldest, newest: Math.max(whole.newest, index?.newest ?? 0) };
+		}
+		const unknown = (known?: Index) => [...(wanted ?? [])].filter((wantedKey) => !known?.keys.has(wantedKey) && !known?.proven.has(wantedKey));
+		// Read further only where the index does not cover the window and some key asked for is still unknown.
+		if ((!index || index.oldest > since) && !(index && wanted && unknown(index).length === 0)) {
+			// Whichever is fewer requests: the pages of the window (as long as its first page says), or a lookup per key.
+			const first = index || !wanted ? undefined : await read(ctx, itemIndex, testmode, since, wanted, 1);
+			const secondsPerPage = first?.partial ? spanOfPage(first) : index?.secondsPerPage;
+			const pages = secondsPerPage ? (Math.max(first?.newest ?? 0, index?.newest ?? 0) - since) / secondsPerPage : 0;
+			const lookUps = (first === undefined || first.partial !== undefined) && wanted !== undefined && pages > unknown(index).length + 1;
+			// Read on to the start of the window (not stopping at the keys asked for): the process then holds all of it.
+			const whole = first && (!first.partial || lookUps) ? first : lookUps ? undefined : await read(ctx, itemIndex, testmode, since, undefined, undefined, first?.partial);
+			const covered = whole !== undefined && whole.partial === undefined;
+			index = {
+				keys: new Map([...(index?.keys ?? []), ...(whole?.keys ?? [])]),
+				oldest: covered ? whole.oldest : Math.min(index?.oldest ?? Number.POSITIVE_INFINITY, whole?.oldest ?? Number.POSITIVE_INFINITY),
+				newest: Math.max(whole?.newest ?? 0, index?.newest ?? 0),
+				proven: index?.proven ?? new Set(),
+				secondsPerPage: secondsPerPage ?? (whole && whole.oldest > since ? spanOfPage(whole) : undefined),
+			};
+			if (lookUps) {
+				const missing = unknown(index);
+				for (const [sentKey, sent] of await lookUp(ctx, itemIndex, testmode, missing)) index.keys.set(sentKey, sent);
+				for (const looked of missing) index.proven.add(looked);
+			}
 			indexes.set(key, index);
 		}
 		// Within the look-back only: a key sent before it may be sent again, as the user set it.

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
+import { checkSent, keyedReference, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
 import { createOptions, LETTERS_PER_JOB } from './createOptions.description';
 import { recordCreated, noteJob, forEveryRow, rowsFailed } from '../../results';
 import { distinctRecipients, noteRepeats } from '../../addresses';
@@ -174,6 +174,8 @@ async function createJob(
 	const plan = await confirmPlanOf(ctx, itemIndex, Boolean(sentKey));
 	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: plan.kind === 'now' });
 	applyTypeOptions(settings, options, type);
+	// An item's key is looked up by reference in a new process; a mail run's parts are found by reading the window.
+	if (sentKey && !part) settings.reference = keyedReference(ctx, itemIndex, settings.reference, sentKey);
 	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30, () => keysOfItems(ctx)) : undefined;
 	if (check?.sent) return await sentJobItems(ctx, check.job ?? check.printJobId, itemIndex, fromItems, plan);
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };

@@ -53,7 +53,7 @@ export const createOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. November invoices',
-			description: 'Your name for the job; defaults to the file name',
+			description: 'Your name for the job; defaults to the file name. With Skip Items Already Sent on (one job per item), the reference is the key: leave this empty or set it to the key.',
 		},
 		{
 			displayName: 'Skip Items Already Sent',
@@ -61,7 +61,7 @@ export const createOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. {{ $json.invoiceId }}',
-			description: `A key that names each item's letter, stored on its print job (metadata "${SENT_KEY_METADATA}"). An item whose key is already on a print job is not sent again: that job is output instead, marked already_sent. Makes rerunning a failed batch safe.`,
+			description: `A key that names each item's letter, stored on its print job (metadata "${SENT_KEY_METADATA}", and as its reference, so a rerun finds it with one request). An item whose key is already on a print job is not sent again: that job is output instead, marked already_sent. Makes rerunning a failed batch safe.`,
 		},
 		{
 			displayName: 'Skip Items Already Sent: Look Back (Days)',

@@ -17,12 +17,13 @@ const create = (extra: Record<string, unknown> = {}) => ({
 const listReads = () => api.apiCalls().filter((call) => call.method === 'GET' && call.path === '/v1/prints').length;
 const creates = () => api.apiCalls().filter((call) => call.method === 'POST' && call.path === '/v1/prints').length;
 
-/** `count` test jobs of the past `days`, newest first, carrying keys `<prefix>1` (newest) … `<prefix><count>`. */
+/** `count` test jobs of the past `days`, newest first, carrying keys `<prefix>1` (newest) … `<prefix><count>` (as their reference too). */
 function history(fake: FakeIntelliprint, prefix: string, count: number, days = 20) {
 	const jobs = fake.prints.seed(count, { testmode: true });
 	jobs.forEach((job, i) => {
 		job.created = now() - 60 - Math.floor((i / count) * days * 86_400);
 		job.metadata = { n8n_sent_key: `${prefix}${i + 1}` };
+		job.reference = `${prefix}${i + 1}`;
 	});
 	return jobs;
 }
@@ -82,5 +83,52 @@ describe('Skip Items Already Sent, read once per process', () => {
 		late.created = now() - 5 * 60;
 		const { items } = await api.run({ parameters: create(), items: rows(['late-1']) });
 		expect(items[0].json).toMatchObject({ already_sent: true, id: late.id });
+	});
+
+	it('a big account: the keys not on the first page are looked up by reference, one request each, not the window', async () => {
+		history(api.fake, 'big-', 12_000);
+		api.fake.resetRecording();
+		const credentials = { baseUrl: api.fake.url.replace('http://', 'htTP://') };
+		const keys = ['big-9000', 'big-new-1', 'big-new-2'];
+		const first = await api.run({ parameters: create(), items: rows(keys), credentials });
+		expect(first.items.map((item) => item.json.already_sent === true)).toEqual([true, false, false]);
+		// The first page (a thousand of 12,000 jobs over 20 days), then the three keys: not the twelve pages of the window.
+		expect([listReads(), creates()]).toEqual([1 + 3, 2]);
+		const lookups = api.apiCalls().filter((call) => call.method === 'GET' && call.path === '/v1/prints' && 'reference' in call.query);
+		expect(lookups).toHaveLength(3);
+		api.fake.resetRecording();
+		const again = await api.run({ parameters: create(), items: rows(keys), credentials });
+		expect(again.items.map((item) => item.json.already_sent)).toEqual([true, true, true]);
+		expect([listReads(), creates()]).toEqual([1, 0]);
+		// Forty keys not looked up yet: more than the window's pages (this file's other jobs among them), so the window is read
+		// once, not looked up key by key.
+		const windowPages = Math.ceil([...api.fake.prints.jobs.values()].filter((job) => job.testmode).length / 1000);
+		expect(windowPages).toBeLessThan(30);
+		api.fake.resetRecording();
+		const many = Array.from({ length: 40 }, (_, i) => `big-${i * 250 + 7}`);
+		const wide = await api.run({ parameters: create(), items: rows(many), credentials });
+		expect(wide.items.every((item) => item.json.already_sent === true)).toBe(true);
+		expect(listReads()).toBe(1 + windowPages);
+		expect(api.apiCalls().filter((call) => 'reference' in call.query)).toHaveLength(0);
+		// From then on the process holds the whole window: new keys cost the one page of what is newer.
+		api.fake.resetRecording();
+		const later = await api.run({ parameters: create(), items: rows(['big-new-3', 'big-11999']), credentials });
+		expect(later.items.map((item) => item.json.already_sent === true)).toEqual([false, true]);
+		expect([listReads(), creates()]).toEqual([1, 1]);
+	});
+
+	it("a keyed job's reference is its key; a Reference set to something else is refused on its item, with nothing sent", async () => {
+		const made = await api.run({ parameters: create(), items: rows(['ref-1']) });
+		expect(api.fake.prints.jobs.get(String(made.items[0].json.id))?.reference).toBe('ref-1');
+		api.fake.resetRecording();
+		const { items } = await api.run({ parameters: create({ options: { sentKey: '={{ $json.key }}', reference: 'March invoices' } }), items: rows(['ref-2']), continueOnFail: true });
+		expect(items[0].json.error).toBe('With Skip Items Already Sent on, Reference must be empty or the same as the key');
+		expect(String(items[0].json.description)).toMatch(/Nothing was sent for this item\. Leave Reference empty, set it to the key, or put your text in Metadata\./);
+		expect(api.apiCalls()).toHaveLength(0);
+		const same = await api.run({ parameters: create({ options: { sentKey: '={{ $json.key }}', reference: '={{ $json.key }}' } }), items: rows(['ref-3']) });
+		expect(api.fake.prints.jobs.get(String(same.items[0].json.id))?.reference).toBe('ref-3');
+		// A mail run is one job a run, found by reading the window: it keeps the reference it is given.
+		const run = await api.run({ parameters: create({ recipientsFrom: 'allItems', options: { sentKey: 'run-1', reference: 'March run' } }), items: rows(['a', 'b']) });
+		expect(api.fake.prints.jobs.get(String(run.items[0].json.id))?.reference).toBe('March run');
 	});
 });
