@@ -503,23 +503,24 @@ function goalLines() {
 	);
 	return lines;
 }
-/** The cost of proving keys absent: a first run in a fresh process reads the whole look-back while any key was never sent. */
+/** The cost of proving keys absent: a first run in a fresh process, where some of its keys were never sent. */
 function coldNote() {
 	const big = `${biggest}`;
 	const cold = figureOf('after', 'a', `jobs ${big}`);
-	const newest = figureOf('after', 'a2', `newest ${big}`, 'cold');
+	const coldBefore = figureOf('before', 'a', `jobs ${big}`);
 	const all = figureOf('after', 'a2', `all ${big}`, 'cold');
 	if (!cold) return [];
 	return [
-		'**A first run in a fresh process still reads the whole look-back when some of its keys were never sent.** It must',
-		'prove they are absent, and the API\'s list cannot be filtered on the metadata that holds the key, so it reads every',
-		`job in the window, newest first. At ${fmt.int(biggest)} jobs that is ${plural(cold.listRequests, 'list request')}: ${(cold.listRequests / 100).toFixed(2)} minutes of the key's budget at`,
-		`100 a minute before the first letter, ${mins(cold)} for the whole run (${fmt.int(cold.requests)} requests) where its ${fmt.int(cold.created)} creates and ${fmt.int(cold.skipped)} reads`,
-		`of sent jobs take ${((cold.created + cold.skipped) / 100).toFixed(2)} min. It now gets through (before, it failed every item at 500 pages) and sends no key twice.`,
-		...(newest ? [`Where the sent keys sit makes no difference while one key is missing: with the 50 on the newest jobs the first run read ${plural(newest.listRequests, 'page')} too.`] : []),
-		...(all ? [`Only when every key is found does the read stop early: all 100 on the newest jobs, ${plural(all.listRequests, 'list request')}.`] : []),
+		'**A first run in a fresh process proves its unsent keys absent one request each.** The API\'s list cannot be',
+		'filtered on the metadata that holds the key, but it can on the reference, and a keyed job\'s reference is its key:',
+		`the run reads the window\'s first page, sees the window is ${fmt.int(biggest / 1000)} pages at ${fmt.int(biggest)} jobs, more than its ${fmt.int(ITEMS)} keys, and looks`,
+		`each key up instead (the job a lookup finds is not read again). At ${fmt.int(biggest)} jobs: ${plural(cold.listRequests, 'list request')} (the first page and a`,
+		`lookup per key), ${fmt.int(cold.requests)} requests in all (${mins(cold)} at 100 a minute), where a run of ${fmt.int(ITEMS)} items without any check`,
+		`makes ${fmt.int(ITEMS)}${coldBefore ? `; before: ${runText(coldBefore)}` : ''}. The first run costs a request per key on top of its creates, whatever the account holds, and sends`,
+		'no key twice. A window of fewer pages than keys is read instead, and the process then holds it.',
+		...(all ? [`When every key is on the newest jobs the first page finds them all: ${plural(all.listRequests, 'list request')}.`] : []),
 		'`n8n execute` starts that fresh process for every run; a long-running n8n (`n8n start`, or each queue-mode worker)',
-		'pays it once per account, and every later run in that process reads only what is newer (a2: one page).',
+		'remembers what it read and looked up, and every later run in that process reads only what is newer (a2: one page).',
 	];
 }
 const sideLine = (side) => {

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { apiRequest, EXPECT } from '../transport';
 import { asNodeError } from '../results';
 import type { PrintJob } from '../results';
-import { rememberSent, sentKeysSince } from './sentKeyIndex';
+import { freshlyLookedUp, rememberSent, sentKeysSince } from './sentKeyIndex';
 import { textValue } from '../values';
 
 export { SENT_KEY_METADATA } from './sentKeyIndex';
@@ -49,7 +49,7 @@ export async function sentKeysFound(ctx: IExecuteFunctions, itemIndex: number, t
 export async function sentJobStill(ctx: IExecuteFunctions, itemIndex: number, printJobId: string, sentKey: string, testmode: boolean): Promise<PrintJob | undefined> {
 	let job: PrintJob;
 	try {
-		job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex });
+		job = (freshlyLookedUp(printJobId) as PrintJob | undefined) ?? (await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printJobId}`, itemIndex }));
 	} catch (error) {
 		if ((error as NodeApiError).httpCode !== '404') throw asNodeError(ctx, error);
 		await rememberSent(ctx, testmode, sentKey, undefined);

@@ -110,15 +110,32 @@ function spanOfPage(read: { newest: number; oldest: number; jobsRead: number }):
 	return Math.max(1, ((read.newest - read.oldest) * MAX_PAGE_SIZE) / Math.max(1, read.jobsRead));
 }
 
+/**
+ * Jobs just looked up, whole, by ID: what the lookup answered is as fresh as reading the job, so the check that it
+ * still counts as sent (alreadySent.ts) reads it from here, within a minute, instead of asking again.
+ */
+const lookedUp = new Map<string, { job: IDataObject; at: number }>();
+const FRESH_MS = 60_000;
+
+/** A job a lookup answered in the last minute, whole; it is handed out once. */
+export function freshlyLookedUp(id: string): IDataObject | undefined {
+	const entry = lookedUp.get(id);
+	lookedUp.delete(id);
+	return entry && Date.now() - entry.at < FRESH_MS ? entry.job : undefined;
+}
+
 /** The newest job carrying each key, looked up by reference (the key): one request per key, several at once. */
 async function lookUp(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, keys: string[]): Promise<Map<string, Sent>> {
 	const found = new Map<string, Sent>();
+	for (const [id, entry] of lookedUp) if (Date.now() - entry.at >= FRESH_MS) lookedUp.delete(id);
 	await Promise.all(
 		keys.map(async (key) => {
-			const page = await listPage<IDataObject>(ctx, '/prints', { testmode, reference: key, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata'], limit: 100 }, itemIndex);
+			const page = await listPage<IDataObject>(ctx, '/prints', { testmode, reference: key, sort_field: 'created', sort_order: 'desc', limit: 100 }, itemIndex);
 			// A job the user gave this reference by other means is not one the node sent under the key.
 			const job = page.data.find((listed) => (listed.metadata as IDataObject | undefined)?.[SENT_KEY_METADATA] === key);
-			if (job) found.set(key, { id: String(job.id), created: typeof job.created === 'number' ? job.created : 0 });
+			if (!job) return;
+			found.set(key, { id: String(job.id), created: typeof job.created === 'number' ? job.created : 0 });
+			lookedUp.set(String(job.id), { job, at: Date.now() });
 		}),
 	);
 	return found;

@@ -96,6 +96,8 @@ describe('Skip Items Already Sent, read once per process', () => {
 		expect([listReads(), creates()]).toEqual([1 + 3, 2]);
 		const lookups = api.apiCalls().filter((call) => call.method === 'GET' && call.path === '/v1/prints' && 'reference' in call.query);
 		expect(lookups).toHaveLength(3);
+		// The job a lookup found is not read again: the lookup's answer is as fresh.
+		expect(api.apiCalls()).toHaveLength(1 + 3 + 2);
 		api.fake.resetRecording();
 		const again = await api.run({ parameters: create(), items: rows(keys), credentials });
 		expect(again.items.map((item) => item.json.already_sent)).toEqual([true, true, true]);
