@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
@@ -93,16 +93,20 @@ async function drain(queue: { asks: Waiting[]; busy: boolean }): Promise<void> {
 }
 
 /** Refuses an ask; a claim refused is handed back first, so that other processes stop counting it. */
-async function refuse(ask: Waiting, error: Error): Promise<void> {
+async function refuse(ask: Waiting, error: NodeOperationError): Promise<void> {
 	if (ask.claimedAt !== undefined) {
-		// Best effort: a claim not handed back is counted by others for at most a quarter hour, never confirmed.
-		await updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated').catch(() => undefined);
+		try {
+			await updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated');
+		} catch (failure) {
+			// Not handed back, it is counted by other processes for at most a quarter hour, and never confirmed.
+			error.description = `${error.description ?? ''} Its claim on the day could not be handed back (${(failure as Error).message}): other n8n processes count it for up to 15 minutes.`.trim();
+		}
 	}
 	ask.reject(error);
 }
 
 /** What cannot go at once: a full day, or a day this run (or a read since the ask came) could not read. */
-function refusedAtOnce(ask: Waiting): Error | undefined {
+function refusedAtOnce(ask: Waiting): NodeOperationError | undefined {
 	const what = `Print job ${ask.draft.id} was not confirmed`;
 	const full = dayFull(ask.ctx, ask.daily);
 	if (full) return full(ask.itemIndex, what, ask.draft);

@@ -72,4 +72,13 @@ describe('claims of other processes', () => {
 		const { items } = await api.run({ parameters: live, items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
 		expect(items[0].json.confirmed, errors(items)[0]).toBe(true);
 	});
+
+	it('a claim that cannot be handed back is said so on its item: others count it for up to 15 minutes', async () => {
+		const limit = Math.round((spent(api.fake) + 0.5) * 100) / 100;
+		api.fake.faults.push({ method: 'POST', path: /\/prints\/print_\w+$/, status: 500, times: 5 });
+		const { items } = await api.run({ parameters: live, items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		api.fake.faults.length = 0;
+		expect(errors(items)[0]).toMatch(/it would take today's spending over the daily limit/);
+		expect(String(items[0].json.description)).toMatch(/Its claim on the day could not be handed back \(.+\): other n8n processes count it for up to 15 minutes\./);
+	});
 });
