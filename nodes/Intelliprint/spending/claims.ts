@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { listPage, MAX_PAGE_SIZE } from '../transport';
 import type { PrintJob } from '../results';
 import { priceAfterTax } from '../values';
+import { readAgainUntil } from './listingWait';
 
 /**
  * Claims: how one read of today's spending serves several confirms without letting processes pass the limit
@@ -127,18 +127,11 @@ async function readClaims(ctx: IExecuteFunctions, itemIndex: number, limitKey: s
 
 /**
  * The claims of the horizon once they show `own` (the drafts of the batch about to be decided): read again after
- * growing pauses until they do. Undefined when they still do not after `waitMs`.
+ * growing pauses until they do. Undefined when they still do not after LISTING_WAIT_MS.
  */
-export async function claimsShowing(ctx: IExecuteFunctions, itemIndex: number, limitKey: string, own: string[], waitMs: number): Promise<Claims | undefined> {
-	const deadline = Date.now() + waitMs;
-	let pause = 200;
-	for (;;) {
-		const claims = await readClaims(ctx, itemIndex, limitKey);
-		if (own.every((id) => claims.has(id))) return claims;
-		if (Date.now() + pause > deadline) return undefined;
-		await sleep(pause);
-		pause = Math.min(pause * 2, 2_000);
-	}
+export async function claimsShowing(ctx: IExecuteFunctions, itemIndex: number, limitKey: string, own: string[]): Promise<Claims | undefined> {
+	const shown = await readAgainUntil(async () => await readClaims(ctx, itemIndex, limitKey), (claims) => own.every((id) => claims.has(id)));
+	return shown.enough ? shown.answer : undefined;
 }
 
 type Place = { created: number; token: string };

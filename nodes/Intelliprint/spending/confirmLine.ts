@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
 import { issueConfirmPass } from '../transport/confirmPass';
 import type { PrintJob } from '../results';
 import { asNodeError } from '../results';
 import { claimsShowing, CLAIM_CONFIRM_WINDOW_MS, countOwnClaim, ownToken, pendingOf, releasedMetadata } from './claims';
-import { dayShowing, LISTING_WAIT_MS, ukMidnight } from './spendingDay';
+import { dayShowing, ukMidnight } from './spendingDay';
+import { LISTING_WAIT_MS, readAgainUntil } from './listingWait';
 import { draftsLanded, noteCheck } from './spendingRoom';
 import { dayFull, refusal, spendingUnreadable, ADVICE, type Rerun } from './refusals';
 import { PER_POUND, pounds } from '../values';
@@ -137,7 +137,7 @@ async function readDay(open: Waiting[]): Promise<Read> {
 	const today = await dayShowing(ctx, itemIndex, day, own?.id);
 	if (!today) throw new Error(`Intelliprint has not listed print job ${own!.id}, which this n8n confirmed, within ${LISTING_WAIT_MS / 1000} seconds, so today's total is not known`);
 	const drafts = open.filter(fresh).map((ask) => ask.draft.id);
-	const claims = await claimsShowing(ctx, itemIndex, limitKey, drafts, LISTING_WAIT_MS);
+	const claims = await claimsShowing(ctx, itemIndex, limitKey, drafts);
 	if (!claims) throw new Error(`Intelliprint has not listed the drafts this n8n made (${drafts.join(', ')}) within ${LISTING_WAIT_MS / 1000} seconds, so what other n8n processes are confirming is not known`);
 	const made = drafts.map((id) => claims.get(id)!.created);
 	const oldest = made.length > 0 ? { created: Math.min(...made), token: ownToken(limitKey) } : undefined;
@@ -152,14 +152,8 @@ async function readDay(open: Waiting[]): Promise<Read> {
 async function settledDay(open: Waiting[]): Promise<Read> {
 	const need = open.reduce((sum, ask) => sum + ask.cost, 0);
 	const limit = limitOf(open[0]);
-	const deadline = Date.now() + LISTING_WAIT_MS;
-	let pause = 200;
-	for (;;) {
-		const read = await readDay(open);
-		if (read.waitingAhead === 0 || read.confirmedTotal + read.pending + need <= limit || Date.now() + pause > deadline) return read;
-		await sleep(pause);
-		pause = Math.min(pause * 2, 2_000);
-	}
+	const settled = await readAgainUntil(async () => await readDay(open), (read) => read.waitingAhead === 0 || read.confirmedTotal + read.pending + need <= limit);
+	return settled.answer;
 }
 
 async function decide(batch: Waiting[]): Promise<void> {

@@ -1,9 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { connectionSettings, listPage, MAX_PAGE_SIZE } from '../transport';
 import type { PrintJob } from '../results';
 import { priceAfterTax } from '../values';
+import { readAgainUntil } from './listingWait';
+
+export { LISTING_WAIT_MS } from './listingWait';
 
 const LONDON = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
@@ -107,24 +109,10 @@ function forget(limitKey: string, day: number): number {
 }
 
 /**
- * How long a process waits for the API to list its own last confirm before it checks the day again. An API
- * that lists a write late (a cache, a replica) would otherwise let each process confirm many jobs the others
- * cannot see yet; waiting keeps it to one per process, whatever the delay. Past this, nothing is confirmed.
- */
-export const LISTING_WAIT_MS = 30_000;
-
-/**
  * Today's list once it shows `ownLast` (this process's last confirm, when it was today): read again after
  * growing pauses until it does. Undefined when it still does not after LISTING_WAIT_MS.
  */
 export async function dayShowing(ctx: IExecuteFunctions, itemIndex: number, since: number, ownLast: string | undefined): Promise<Day | undefined> {
-	const deadline = Date.now() + LISTING_WAIT_MS;
-	let pause = 200;
-	for (;;) {
-		const day = await confirmedSince(ctx, itemIndex, since);
-		if (ownLast === undefined || day.ids.has(ownLast)) return day;
-		if (Date.now() + pause > deadline) return undefined;
-		await sleep(pause);
-		pause = Math.min(pause * 2, 2_000);
-	}
+	const shown = await readAgainUntil(async () => await confirmedSince(ctx, itemIndex, since), (day) => ownLast === undefined || day.ids.has(ownLast));
+	return shown.enough ? shown.answer : undefined;
 }
