@@ -1,6 +1,8 @@
 import type { Fields } from './body';
+import { afterWrite, bendListAnswer, bentFields, bentListQuery, bentSorts, type Modes } from './brokenModes';
 import { fail, publicView } from './http';
 import { BACKGROUND_SORTS, MAILING_LIST_SORTS, PRINT_SORTS, RECIPIENT_SORTS } from './lists';
+import type { FakePrintJob } from './prints';
 import type { FakeIntelliprint } from './server';
 
 type Answer = [number, unknown];
@@ -21,15 +23,23 @@ function priced(fake: FakeIntelliprint, answer: Answer | undefined): Answer | un
 	return answer;
 }
 
-async function prints(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields): Promise<Answer | undefined> {
-	return priced(fake, await printAnswer(fake, method, id, url, fields));
+async function prints(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields, modes: Modes): Promise<Answer | undefined> {
+	return priced(fake, await printAnswer(fake, method, id, url, fields, modes));
 }
 
-async function printAnswer(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields): Promise<Answer | undefined> {
-	if (!id && method === 'POST') return ok(await fake.prints.create(fields));
-	if (!id && method === 'GET') return [200, fake.listEnvelope(fake.prints.list(url.searchParams), url.searchParams, PRINT_SORTS)];
+/** A list of print jobs, as the broken modes (brokenModes.ts) bend it. */
+function printList(fake: FakeIntelliprint, url: URL, modes: Modes): Answer {
+	const query = bentListQuery(modes, url.searchParams);
+	const envelope = fake.listEnvelope(fake.prints.list(query), query, bentSorts(modes, PRINT_SORTS), fake.ignoreSkip || modes.has('ignoreSkip'));
+	return [200, bendListAnswer(modes, query, envelope)];
+}
+
+async function printAnswer(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields, modes: Modes): Promise<Answer | undefined> {
+	const written = (job: FakePrintJob) => (afterWrite(modes, job), ok(job));
+	if (!id && method === 'POST') return written(await fake.prints.create(bentFields(modes, fields)));
+	if (!id && method === 'GET') return printList(fake, url, modes);
 	if (id && method === 'GET') return ok(fake.prints.get(id));
-	if (id && method === 'POST') return ok(await fake.prints.update(id, fields));
+	if (id && method === 'POST') return written(await fake.prints.update(id, bentFields(modes, fields)));
 	if (id && method === 'DELETE') return ok(fake.prints.remove(id));
 	return undefined;
 }
@@ -66,12 +76,12 @@ function mailingLists(fake: FakeIntelliprint, method: string, match: RegExpExecA
 }
 
 /** The API's routes: the answer to a request, or a thrown failure (404 for anything it does not know). */
-export async function route(fake: FakeIntelliprint, method: string, url: URL, fields: Fields): Promise<Answer> {
+export async function route(fake: FakeIntelliprint, method: string, url: URL, fields: Fields, modes: Modes = new Set()): Promise<Answer> {
 	// `/v1-moved` is the same API under another path: the target of same-host redirects.
 	const path = url.pathname.replace(/^\/v1-moved(?=\/|$)/, '/v1').replace(/\/+$/, '');
 	let answer: Answer | undefined;
 	const print = /^\/v1\/prints(?:\/([^/]+))?$/.exec(path);
-	if (print) answer = await prints(fake, method, idOf(print[1]), url, fields);
+	if (print) answer = await prints(fake, method, idOf(print[1]), url, fields, modes);
 	const background = /^\/v1\/backgrounds(?:\/([^/]+))?$/.exec(path);
 	if (background) answer = backgrounds(fake, method, idOf(background[1]), url, fields);
 	const list = /^\/v1\/mailing_lists(?:\/([^/]+)(?:\/(recipients)(?:\/([^/]+))?)?)?$/.exec(path);

@@ -1,6 +1,7 @@
 import connect from 'connect';
 
 import { parseBody, summarise, type Field, type Fields } from './body';
+import { brokenModesOf, type Modes } from './brokenModes';
 import { BackgroundStore, MergeStore } from './backgrounds';
 import { carriesKey, serveElsewhere, type HostRequest } from './elsewhere';
 import { deliver, letterEvent, type Delivery, type FakeEvent, type WebhookTarget } from './events';
@@ -220,6 +221,13 @@ export class FakeIntelliprint {
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://fake');
 		const method = req.method ?? 'GET';
+		// A base URL of `<origin>/broken/<mode>/v1` asks for an API that breaks the node's contract (brokenModes.ts).
+		let modes: Modes = new Set();
+		try {
+			({ modes, pathname: url.pathname } = brokenModesOf(url.pathname));
+		} catch (error) {
+			return write(res, failureReply(new ApiFailure(404, 'invalid_request_error', 'not_found', (error as Error).message)));
+		}
 		const record: RecordedRequest = {
 			method, path: url.pathname, query: Object.fromEntries(url.searchParams), search: queryText(url), headers: req.headers,
 			contentType: req.headers['content-type'], body: {}, status: 0, at: Date.now(),
@@ -249,8 +257,8 @@ export class FakeIntelliprint {
 			record.body = summarise(fields as Field) as Record<string, unknown>;
 			if (raw.length < 65536 && !/multipart/.test(record.contentType ?? '')) record.raw = raw.toString('utf8');
 			const fault = takeFault(this.faults, 'api', method, url.pathname);
-			if (fault) return await this.hostile(fault, method, url, fields, res, record);
-			reply = await this.act(method, url, fields);
+			if (fault) return await this.hostile(fault, method, url, fields, res, record, modes);
+			reply = await this.act(method, url, fields, modes);
 		} catch (error) {
 			reply = failureReply(asFailure(error));
 		}
@@ -260,9 +268,9 @@ export class FakeIntelliprint {
 		write(res, reply);
 	}
 
-	private async hostile(fault: Fault, method: string, url: URL, fields: Fields, res: ServerResponse, record: RecordedRequest): Promise<void> {
+	private async hostile(fault: Fault, method: string, url: URL, fields: Fields, res: ServerResponse, record: RecordedRequest, modes: Modes): Promise<void> {
 		if (waitsBeforeActing(fault)) await this.pause(fault.latencyMs ?? 0);
-		const reply = actsFirst(fault) ? await this.act(method, url, fields) : undefined;
+		const reply = actsFirst(fault) ? await this.act(method, url, fields, modes) : undefined;
 		await this.pause(this.latencyMs);
 		const origin = this.url.replace(/\/v1$/, '');
 		await inject(fault, {
@@ -279,9 +287,9 @@ export class FakeIntelliprint {
 	}
 
 	/** The API's work and its answer; failures become answers too, so a fault can follow either. */
-	private async act(method: string, url: URL, fields: Fields): Promise<Reply> {
+	private async act(method: string, url: URL, fields: Fields, modes: Modes): Promise<Reply> {
 		try {
-			const [status, body] = await route(this, method, url, fields);
+			const [status, body] = await route(this, method, url, fields, modes);
 			return jsonReply(status, body);
 		} catch (error) {
 			return failureReply(asFailure(error));
@@ -289,8 +297,8 @@ export class FakeIntelliprint {
 	}
 
 	/** The API's list envelope (limit/skip, sort_field/sort_order when sort fields are given, fields). */
-	listEnvelope<T extends { created?: number; _seq?: number }>(all: T[], query: URLSearchParams, sortFields?: SortFields<T>): unknown {
-		return historyEnvelope(all, this.ignoreSkip) ?? listEnvelope(all, query, sortFields, this.ignoreSkip);
+	listEnvelope<T extends { created?: number; _seq?: number }>(all: T[], query: URLSearchParams, sortFields?: SortFields<T>, ignoreSkip = this.ignoreSkip): unknown {
+		return historyEnvelope(all, ignoreSkip) ?? listEnvelope(all, query, sortFields, ignoreSkip);
 	}
 }
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { connectionSettings, listPage, MAX_PAGE_SIZE } from '../transport';
+import { brokenAssumption, connectionSettings, listPage, MAX_PAGE_SIZE, type ListPage } from '../transport';
 
 /**
  * The sent keys of an account, as this n8n process has read them (Skip Items Already Sent): key → the ID of the
@@ -59,6 +59,8 @@ interface Reading {
 	covered: number;
 	seen: Set<string>;
 	skip: number;
+	/** The last page read: the next one's first job must follow it in the order asked (the contract's list-order). */
+	last?: ListPage<IDataObject>;
 }
 
 /**
@@ -70,12 +72,15 @@ async function read(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean
 	const at: Reading = from ?? { keys: new Map(), missing: new Set(wanted ?? []), newest: until, covered: until, seen: new Set(), skip: 0 };
 	const { keys, missing, seen } = at;
 	for (;;) {
-		const page = await listPage<IDataObject>(
+		// The API contract's list-order, paging, projection and mode-filters (transport/contract.ts), checked on each page.
+		const page: ListPage<IDataObject> = await listPage<IDataObject>(
 			ctx,
 			'/prints',
-			{ testmode, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata'], limit: MAX_PAGE_SIZE, skip: at.skip },
+			{ testmode, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata', 'testmode'], limit: MAX_PAGE_SIZE, skip: at.skip },
 			itemIndex,
+			at.last,
 		);
+		at.last = page;
 		const fresh = page.data.filter((job) => !seen.has(String(job.id)));
 		for (const job of fresh) {
 			seen.add(String(job.id));
@@ -124,7 +129,16 @@ export function freshlyLookedUp(id: string): IDataObject | undefined {
 	return entry && Date.now() - entry.at < FRESH_MS ? entry.job : undefined;
 }
 
-/** The newest job carrying each key, looked up by reference (the key): one request per key, several at once. */
+/** A lookup answered with jobs of other references (the contract's reference-filter): undefined, so the window is read. */
+function unlessFilterIgnored(error: unknown): undefined {
+	if (brokenAssumption(error) === 'reference-filter') return undefined;
+	throw error;
+}
+
+/**
+ * The newest job carrying each key, looked up by reference (the key): one request per key, several at once. Each
+ * answer is held to the contract's reference-filter at the list's door (transport/pagination.ts).
+ */
 async function lookUp(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, keys: string[]): Promise<Map<string, Sent>> {
 	const found = new Map<string, Sent>();
 	for (const [id, entry] of lookedUp) if (Date.now() - entry.at >= FRESH_MS) lookedUp.delete(id);
@@ -177,8 +191,17 @@ export async function sentKeysSince(ctx: IExecuteFunctions, itemIndex: number, t
 			};
 			if (lookUps) {
 				const missing = unknown(index);
-				for (const [sentKey, sent] of await lookUp(ctx, itemIndex, testmode, missing)) index.keys.set(sentKey, sent);
-				for (const looked of missing) index.proven.add(looked);
+				const answered = await lookUp(ctx, itemIndex, testmode, missing).catch(unlessFilterIgnored);
+				if (answered) {
+					for (const [sentKey, sent] of answered) index.keys.set(sentKey, sent);
+					for (const looked of missing) index.proven.add(looked);
+				} else {
+					// A list that does not filter by reference proves nothing by what it leaves out: read the window instead.
+					const window = await read(ctx, itemIndex, testmode, since, undefined, undefined, first?.partial);
+					for (const [sentKey, sent] of window.keys) index.keys.set(sentKey, sent);
+					index.oldest = window.oldest;
+					index.newest = Math.max(index.newest, window.newest);
+				}
 			}
 			indexes.set(key, index);
 		}

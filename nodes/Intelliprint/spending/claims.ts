@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { listPage, MAX_PAGE_SIZE } from '../transport';
+import { listPage, MAX_PAGE_SIZE, type ListPage } from '../transport';
 import type { PrintJob } from '../results';
 import { priceAfterTax } from '../values';
 import { readAgainUntil } from './listingWait';
@@ -90,13 +90,17 @@ async function readClaims(ctx: IExecuteFunctions, itemIndex: number, limitKey: s
 	const claims: Claims = new Map();
 	let horizon: number | undefined;
 	let listed: number | undefined;
+	let previous: ListPage<PrintJob> | undefined;
 	for (let skip = 0; ; ) {
-		const page = await listPage<PrintJob>(
+		// The API contract's list-order, mode-filters, projection, counts and metadata-kept (transport/contract.ts).
+		const page: ListPage<PrintJob> = await listPage<PrintJob>(
 			ctx,
 			'/prints',
-			{ testmode: false, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'confirmed', 'cost', 'metadata'], limit: MAX_PAGE_SIZE, skip },
+			{ testmode: false, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'confirmed', 'cost', 'metadata', 'testmode'], limit: MAX_PAGE_SIZE, skip },
 			itemIndex,
+			previous,
 		);
+		previous = page;
 		if (listed !== undefined && page.total_available !== listed) {
 			if (attempts > 1) return await readClaims(ctx, itemIndex, limitKey, attempts - 1);
 			throw new Error("Intelliprint's list of the last quarter hour's print jobs kept changing while it was read");

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { connectionSettings, listPage, MAX_PAGE_SIZE } from '../transport';
+import { connectionSettings, listPage, MAX_PAGE_SIZE, type ListPage } from '../transport';
 import type { PrintJob } from '../results';
 import { priceAfterTax } from '../values';
 import { readAgainUntil } from './listingWait';
@@ -56,10 +56,13 @@ const LISTED_LATE_SECONDS = 90;
 async function confirmedFrom(ctx: IExecuteFunctions, itemIndex: number, from: number): Promise<{ jobs: PrintJob[]; listed?: number }> {
 	const jobs: PrintJob[] = [];
 	const seen = new Set<string>();
-	const qs = { testmode: false, confirmed: true, sort_field: 'confirmed_at', sort_order: 'desc', fields: ['id', 'confirmed_at', 'cost'] };
+	// The API contract's list-order, mode-filters, projection and counts (transport/contract.ts), checked on each page.
+	const qs = { testmode: false, confirmed: true, sort_field: 'confirmed_at', sort_order: 'desc', fields: ['id', 'confirmed_at', 'cost', 'confirmed', 'testmode'] };
 	let listed: number | undefined;
+	let previous: ListPage<PrintJob> | undefined;
 	for (let skip = 0; ; ) {
-		const page = await listPage<PrintJob>(ctx, '/prints', { ...qs, limit: MAX_PAGE_SIZE, skip }, itemIndex);
+		const page: ListPage<PrintJob> = await listPage<PrintJob>(ctx, '/prints', { ...qs, limit: MAX_PAGE_SIZE, skip }, itemIndex, previous);
+		previous = page;
 		listed ??= typeof page.total_available === 'number' ? page.total_available : undefined;
 		for (const job of page.data) {
 			if (typeof job.confirmed_at !== 'number' || job.confirmed_at < from) return { jobs, listed };

@@ -2,6 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { IntelliprintContext } from './connection';
+import { CONTRACT, type AssumptionId } from './contract';
+import { listBreach, type Breach } from './contractChecks';
 import { apiRequest, EXPECT } from './request';
 
 /** The envelope every list endpoint answers with. */
@@ -17,20 +19,44 @@ export const MAX_PAGE_SIZE = 1000;
 /** A hard stop for Return All: 500 pages of 1,000 are more than any account lists, and memory is bounded. */
 export const MAX_PAGES = 500;
 
-/** One page of a list endpoint, its shape checked. */
+/** The assumption of the API contract (contract.ts) an error says was broken, when it is such an error. */
+export function brokenAssumption(error: unknown): AssumptionId | undefined {
+	return (error as NodeApiError | undefined)?.context?.brokenAssumption as AssumptionId | undefined;
+}
+
+function contractError(ctx: IntelliprintContext, path: string, breach: Breach, itemIndex?: number): NodeApiError {
+	const error = new NodeApiError(ctx.getNode(), {}, {
+		message: `Intelliprint's list at ${path} is not as the node relies on ("${breach.assumption}"): ${breach.detail}`,
+		description:
+			`The node relies on this: ${CONTRACT[breach.assumption].title.replace(/`/g, '"')}. It checks that on every list it reads and stops rather than guess: nothing that depends on this list was sent or confirmed. ` +
+			`docs/api-contract.md in the package's repository explains each assumption, and its "npm run check:api" checks your account against all of them.`,
+		itemIndex,
+	});
+	error.context.brokenAssumption = breach.assumption;
+	return error;
+}
+
+/**
+ * One page of a list endpoint, its shape checked and held to the API contract (contractChecks.ts): this is the one
+ * door every list read goes through. `previous` is the page before it in the same read, for the order across pages.
+ */
 export async function listPage<T = IDataObject>(
 	ctx: IntelliprintContext,
 	path: string,
 	qs: IDataObject,
 	itemIndex?: number,
+	previous?: ListPage<T>,
 ): Promise<ListPage<T>> {
-	return await apiRequest<ListPage<T>>(ctx, { method: 'GET', path, qs, expect: EXPECT.list, itemIndex });
+	const page = await apiRequest<ListPage<T>>(ctx, { method: 'GET', path, qs, expect: EXPECT.list, itemIndex });
+	const breach = listBreach(path, qs, page, previous);
+	if (breach) throw contractError(ctx, path, breach, itemIndex);
+	return page;
 }
 
 /**
  * Reads a list endpoint page by page (limit/skip) until `has_more` is false, or until `max`
  * entries were read when a limit is given. A list that claims more but brings nothing new (it
- * ignores `skip`, or repeats itself) stops with an error instead of paging forever.
+ * ignores `skip`, or repeats itself: the contract's "paging") stops with an error instead of paging forever.
  */
 export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
 	ctx: IntelliprintContext,
@@ -42,9 +68,11 @@ export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
 	const seen = new Set<unknown>();
 	const wanted = options.max ?? Number.POSITIVE_INFINITY;
 	let skip = options.skip ?? 0;
+	let previous: ListPage<T> | undefined;
 	for (let pages = 1; ; pages++) {
 		const limit = Math.min(MAX_PAGE_SIZE, wanted - results.length);
-		const page = await listPage<T>(ctx, path, { ...qs, limit, skip }, options.itemIndex);
+		const page: ListPage<T> = await listPage<T>(ctx, path, { ...qs, limit, skip }, options.itemIndex, previous);
+		previous = page;
 		const fresh = page.data.filter((entry) => !seen.has(entry?.id ?? entry));
 		for (const entry of fresh) {
 			seen.add(entry?.id ?? entry);

@@ -186,11 +186,15 @@ describe('a price that cannot be read is not £0', () => {
 		expect(first.items[0].json).toMatchObject({ confirmed: true });
 		// Only the list of today's jobs leaves prices out: the draft's own answer still has its price.
 		const original = api.fake.prints.list.bind(api.fake.prints);
-		api.fake.prints.list = (query) => original(query).map((job) => ({ ...job, cost: undefined }) as never);
+		api.fake.prints.list = (query) => original(query).map((job) => ({ ...job, cost: null }) as never);
 		try {
 			const next = await api.run({ parameters: liveCreate(), items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: 100 } });
 			expect(errors(next.items)[0]).toMatch(/today's spending could not be read$/);
 			expect(String(next.items[0].json.description)).toContain('without a price that can be read');
+			// Left out of the list altogether, the price is a field the list was asked for (the contract's projection).
+			api.fake.prints.list = (query) => original(query).map((job) => ({ ...job, cost: undefined }) as never);
+			const again = await api.run({ parameters: liveCreate(), items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: 100 } });
+			expect(String(again.items[0].json.description)).toMatch(/is not as the node relies on \("projection"\): the list was asked for .*cost.* came without cost/);
 		} finally {
 			api.fake.prints.list = original;
 		}
