@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
@@ -7,7 +7,9 @@ import type { PrintJob } from '../results';
 import { freshlyLookedUp, rememberSent, sentKeysSince } from './sentKeyIndex';
 import { textValue } from '../values';
 
-export { SENT_KEY_METADATA } from './sentKeyIndex';
+import { SENT_KEY_METADATA } from './sentKeyIndex';
+
+export { SENT_KEY_METADATA };
 const MAX_KEY_LENGTH = 200;
 
 interface Scan {
@@ -84,6 +86,21 @@ export function keyedReference(ctx: IExecuteFunctions, itemIndex: number, given:
 	throw new NodeOperationError(ctx.getNode(), 'With Skip Items Already Sent on, Reference must be empty or the same as the key', {
 		itemIndex,
 		description: `Each print job's reference is then its key ("${key.slice(0, 80)}"), so that a rerun finds it with one request instead of reading the account's history. Nothing was sent for this item. Leave Reference empty, set it to the key, or put your text in Metadata.`,
+	});
+}
+
+/**
+ * Print Job → Update may not change the reference of a job found by it (one whose reference is its sent key): a rerun
+ * in a new n8n process would not find it and would send the letter again. Reads the job only when the reference changes.
+ */
+export async function keepKeyedReference(ctx: IExecuteFunctions, itemIndex: number, id: string, reference: unknown): Promise<void> {
+	if (reference === undefined) return;
+	const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex });
+	const key = (job.metadata as IDataObject | undefined)?.[SENT_KEY_METADATA];
+	if (typeof key !== 'string' || job.reference !== key || reference === key) return;
+	throw new NodeOperationError(ctx.getNode(), `The reference of print job ${id} is its sent key, and cannot be changed`, {
+		itemIndex,
+		description: `Skip Items Already Sent finds this job by its reference ("${key.slice(0, 80)}"): changed, a rerun in a new n8n process would send the letter again. Nothing was changed. Put your text in Metadata instead.`,
 	});
 }
 

@@ -105,3 +105,15 @@ export function listBreach(path: string, qs: IDataObject, page: ListAnswer, prev
 	const joined = previous?.data.length ? [previous.data[previous.data.length - 1], ...page.data] : page.data;
 	return projectionBreach(qs, page.data) ?? filterBreach(path, qs, page.data) ?? countBreach(qs, page) ?? orderBreach(qs, joined);
 }
+
+/**
+ * The contract's metadata-kept on a print job just made: every metadata entry sent is in the answer, as sent. The
+ * sent key and the claim on the day live there; a job that lost them cannot be found by a rerun or counted by
+ * another process.
+ */
+export function metadataBreach(sent: unknown, job: { id?: unknown; metadata?: unknown }): Breach | undefined {
+	if (typeof sent !== 'object' || sent === null) return undefined;
+	const kept = (typeof job.metadata === 'object' && job.metadata !== null ? job.metadata : {}) as IDataObject;
+	const lost = Object.entries(sent as IDataObject).find(([key, value]) => kept[key] !== value);
+	return lost && { assumption: 'metadata-kept', detail: `print job ${name(job)} was made with metadata ${lost[0]} = ${JSON.stringify(lost[1])}, but the answer has ${JSON.stringify(kept[lost[0]] ?? null)}` };
+}

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { IntelliprintContext } from './connection';
-import { CONTRACT, type AssumptionId } from './contract';
-import { listBreach, type Breach } from './contractChecks';
+import { listBreach } from './contractChecks';
+import { contractError } from './contractErrors';
 import { apiRequest, EXPECT } from './request';
 
 /** The envelope every list endpoint answers with. */
@@ -19,23 +19,6 @@ export const MAX_PAGE_SIZE = 1000;
 /** A hard stop for Return All: 500 pages of 1,000 are more than any account lists, and memory is bounded. */
 export const MAX_PAGES = 500;
 
-/** The assumption of the API contract (contract.ts) an error says was broken, when it is such an error. */
-export function brokenAssumption(error: unknown): AssumptionId | undefined {
-	return (error as NodeApiError | undefined)?.context?.brokenAssumption as AssumptionId | undefined;
-}
-
-function contractError(ctx: IntelliprintContext, path: string, breach: Breach, itemIndex?: number): NodeApiError {
-	const error = new NodeApiError(ctx.getNode(), {}, {
-		message: `Intelliprint's list at ${path} is not as the node relies on ("${breach.assumption}"): ${breach.detail}`,
-		description:
-			`The node relies on this: ${CONTRACT[breach.assumption].title.replace(/`/g, '"')}. It checks that on every list it reads and stops rather than guess: nothing that depends on this list was sent or confirmed. ` +
-			`docs/api-contract.md in the package's repository explains each assumption, and its "npm run check:api" checks your account against all of them.`,
-		itemIndex,
-	});
-	error.context.brokenAssumption = breach.assumption;
-	return error;
-}
-
 /**
  * One page of a list endpoint, its shape checked and held to the API contract (contractChecks.ts): this is the one
  * door every list read goes through. `previous` is the page before it in the same read, for the order across pages.
@@ -49,7 +32,7 @@ export async function listPage<T = IDataObject>(
 ): Promise<ListPage<T>> {
 	const page = await apiRequest<ListPage<T>>(ctx, { method: 'GET', path, qs, expect: EXPECT.list, itemIndex });
 	const breach = listBreach(path, qs, page, previous);
-	if (breach) throw contractError(ctx, path, breach, itemIndex);
+	if (breach) throw contractError(ctx, `Intelliprint's list at ${path}`, breach, itemIndex);
 	return page;
 }
 

@@ -11,7 +11,7 @@ import { buildPrintJobBody } from '../../building';
 import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses';
 import { confirmById, confirmWithinLimits, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
-import { apiRequest, createBody, EXPECT, type FormObject } from '../../transport';
+import { apiRequest, createBody, EXPECT, keptMetadataOrThrow, refuseWhereMetadataDropped, type FormObject } from '../../transport';
 import { printJobOutputFields } from '../common.descriptions';
 import { toolDefault } from '../tool.descriptions';
 import { sourceFields } from './createSource.description';
@@ -186,6 +186,9 @@ async function createJob(
 		// Under a daily limit a draft is made only while there is room for it (none once the day is full), as a claim.
 		if (plan.kind === 'checked') turn = await roomForLiveDraft(ctx, itemIndex, testmode);
 		if (turn?.claimedAt !== undefined) settings.metadata = { ...((settings.metadata as Record<string, string>) ?? {}), ...turn.metadata };
+		// The node's own metadata, on which a rerun's and other processes' view of this job rests.
+		const guarded: IDataObject = { ...(sentKey ? { [SENT_KEY_METADATA]: sentKey } : {}), ...(turn?.claimedAt !== undefined ? turn.metadata : {}) };
+		if (Object.keys(guarded).length) await refuseWhereMetadataDropped(ctx, itemIndex);
 		const body = createBody({ ...(await source()), testmode, ...settings });
 		const sent = 'multipart' in body ? { multipart: body.multipart } : { json: body.json as IDataObject };
 		const confirmPass = plan.kind === 'now' ? plan.pass : undefined;
@@ -195,6 +198,8 @@ async function createJob(
 		created = job.id;
 		noteJob(ctx, job);
 		recordCreated(ctx, itemIndex, job.id, { confirmed: job.confirmed === true, keyed: Boolean(sentKey) });
+		// The sent key and the claim live in metadata: a job that lost them is not confirmed (the contract's metadata-kept).
+		await keptMetadataOrThrow(ctx, guarded, job, itemIndex);
 		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan, turn) : job;
 		return await printJobItems(ctx, [made], itemIndex, { fromItems, extra });
 	} finally {

@@ -6,6 +6,7 @@ import { alphabetical, getPrintJobId } from '../../values';
 import { buildPrintJobBody } from '../../building';
 import { confirmById, planConfirm, updatePrintJob } from '../../spending';
 import { testJobOrRefuse } from '../../agent';
+import { keepKeyedReference } from '../../reruns';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';
 import { groupUpdateFields, printJobUpdateFields } from './printJobUpdateFields.description';
 
@@ -61,6 +62,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
+	await keepKeyedReference(this, itemIndex, id, body.reference);
 	// Under a limit the changes go first, to a draft, and the confirm follows once the new cost is known to fit.
 	const changed = Object.keys(body).length ? await updatePrintJob(this, id, body, itemIndex, 'updated', plan?.kind === 'now' ? plan.pass : undefined) : undefined;
 	const job = plan?.kind === 'checked' ? await confirmById(this, itemIndex, id, plan, changed) : changed!;

@@ -133,4 +133,15 @@ describe('Skip Items Already Sent, read once per process', () => {
 		const run = await api.run({ parameters: create({ recipientsFrom: 'allItems', options: { sentKey: 'run-1', reference: 'March run' } }), items: rows(['a', 'b']) });
 		expect(api.fake.prints.jobs.get(String(run.items[0].json.id))?.reference).toBe('March run');
 	});
+
+	it("Update may not change a keyed job's reference (a new process finds the job by it); other fields it may", async () => {
+		const made = await api.run({ parameters: create(), items: rows(['upd-1']) });
+		const id = String(made.items[0].json.id);
+		const update = (updateFields: Record<string, string | boolean>) => ({ resource: 'printJob', operation: 'update', printJob: { __rl: true, mode: 'id', value: id }, updateFields });
+		const refused = await api.run({ parameters: update({ reference: 'Renamed' }), items: [{ json: {} }], continueOnFail: true });
+		expect(refused.items[0].json.error).toBe(`The reference of print job ${id} is its sent key, and cannot be changed`);
+		expect(api.fake.prints.jobs.get(id)?.reference).toBe('upd-1');
+		const changed = await api.run({ parameters: update({ reference: 'upd-1', confirmationEmail: false }), items: [{ json: {} }] });
+		expect(changed.items[0].json.error).toBeUndefined();
+	});
 });

@@ -13,7 +13,9 @@ describe('Print Job → Update', () => {
 			parameters: { resource: 'printJob', operation: 'update', printJob: locator(id), simplify: false, updateFields: { reference: 'Renamed', postageService: 'uk_first_class' } },
 		});
 		expect(items[0].json).toMatchObject({ reference: 'Renamed', postage: { service: 'uk_first_class', ideal_envelope: 'c5' } });
-		const [call] = api.apiCalls();
+		// A new reference costs a read of the job first: a keyed job's reference may not change (reruns/alreadySent.ts).
+		const [read, call] = api.apiCalls();
+		expect(read).toMatchObject({ method: 'GET', path: `/v1/prints/${id}` });
 		expect(call).toMatchObject({ method: 'POST', path: `/v1/prints/${id}` });
 		expect(call.body).toEqual({ reference: 'Renamed', postage: { service: 'uk_first_class' } });
 	});
@@ -49,7 +51,9 @@ describe('Print Job → Update', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(items[0].json.id).toBe(id);
 		expect(String(items[1].json.error)).toContain(message);
-		expect(api.apiCalls()).toHaveLength(1);
+		// The good item's update (and, for a new reference, the read before it); nothing for the bad one.
+		expect(api.apiCalls().filter((call) => call.method === 'POST')).toHaveLength(1);
+		expect(api.apiCalls()).toHaveLength('reference' in updateFields ? 2 : 1);
 	});
 
 	it('refuses to send an empty update', async () => {
