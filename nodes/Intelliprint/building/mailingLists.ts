@@ -53,7 +53,10 @@ export async function sendInParts(
 	return result;
 }
 
-/** One request of `sendInParts` to an existing list: appends a part, the first also carrying `first`'s changes. */
+/**
+ * One request of `sendInParts` to an existing list: appends a part, the first also carrying `first`'s changes (an
+ * update appends recipients, as the API contract's mailing-lists takes from the SDK; contract.ts).
+ */
 export function appendTo(ctx: IExecuteFunctions, listId: string, itemIndex: number, first: IDataObject = {}) {
 	return async (part: Recipient[], index: number): Promise<MailingList> => {
 		const json: IDataObject = { ...(index === 0 ? first : {}), ...(part.length ? { recipients: part } : {}) };

@@ -7,6 +7,7 @@ import { getLocatorId, textValue } from '../values';
 import { recipientOf, type Recipient } from '../addresses';
 
 /** What the letters are made of. */
+/** Where a job's letters come from. A template is taken by ID: no endpoint lists them (the API contract's templates, transport/contract.ts). */
 export type Source = 'pdf' | 'url' | 'template' | 'content';
 /** Who they go to: the addresses printed in the PDF, the items' addresses, or a stored mailing list. */
 export type RecipientsFrom = 'inFile' | 'allItems' | 'eachItem' | 'mailingList';

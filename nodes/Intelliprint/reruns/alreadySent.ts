@@ -4,10 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { apiRequest, EXPECT } from '../transport';
 import { asNodeError } from '../results';
 import type { PrintJob } from '../results';
-import { freshlyLookedUp, rememberSent, sentKeysSince } from './sentKeyIndex';
+import { freshlyLookedUp, rememberSent, SENT_KEY_METADATA, sentKeysSince } from './sentKeyIndex';
 import { textValue } from '../values';
-
-import { SENT_KEY_METADATA } from './sentKeyIndex';
 
 export { SENT_KEY_METADATA };
 const MAX_KEY_LENGTH = 200;
@@ -91,7 +89,8 @@ export function keyedReference(ctx: IExecuteFunctions, itemIndex: number, given:
 
 /**
  * Print Job → Update may not change the reference of a job found by it (one whose reference is its sent key): a rerun
- * in a new n8n process would not find it and would send the letter again. Reads the job only when the reference changes.
+ * in a new n8n process would not find it and would send the letter again (the API contract's keyed-reference,
+ * transport/contract.ts). Reads the job only when the reference changes.
  */
 export async function keepKeyedReference(ctx: IExecuteFunctions, itemIndex: number, id: string, reference: unknown): Promise<void> {
 	if (reference === undefined) return;

@@ -88,6 +88,7 @@ async function read(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean
 			// A job without a time cannot be placed: read on (it may carry a key), it ends nothing.
 			if (created !== undefined && created < until) return { keys, oldest: until, newest: at.newest, jobsRead: seen.size };
 			if (created !== undefined) at.newest = Math.max(at.newest, created);
+			// The key lives in metadata: the API contract's metadata-kept (transport/contract.ts).
 			const key = (job.metadata as IDataObject | undefined)?.[SENT_KEY_METADATA];
 			if (typeof key === 'string' && !keys.has(key)) keys.set(key, { id: String(job.id), created: created ?? until });
 			missing.delete(String(key));

@@ -92,7 +92,7 @@ async function readClaims(ctx: IExecuteFunctions, itemIndex: number, limitKey: s
 	let listed: number | undefined;
 	let previous: ListPage<PrintJob> | undefined;
 	for (let skip = 0; ; ) {
-		// The API contract's list-order, mode-filters, projection, counts and metadata-kept (transport/contract.ts).
+		// The API contract's list-order, mode-filters, projection, counts, metadata-kept and price-on-jobs (transport/contract.ts).
 		const page: ListPage<PrintJob> = await listPage<PrintJob>(
 			ctx,
 			'/prints',

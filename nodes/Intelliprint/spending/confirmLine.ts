@@ -135,6 +135,7 @@ async function readDay(open: Waiting[]): Promise<Read> {
 		if (!job.confirmed) own = undefined;
 	}
 	const today = await dayShowing(ctx, itemIndex, day, own?.id);
+	// Past the API contract's listing-delay (transport/contract.ts) the check fails closed.
 	if (!today) throw new Error(`Intelliprint has not listed print job ${own!.id}, which this n8n confirmed, within ${LISTING_WAIT_MS / 1000} seconds, so today's total is not known`);
 	const drafts = open.filter(fresh).map((ask) => ask.draft.id);
 	const claims = await claimsShowing(ctx, itemIndex, limitKey, drafts);

@@ -3,7 +3,8 @@ import { sleep } from 'n8n-workflow';
 /**
  * How long a process waits for the API to list what it wrote (its last confirm, its drafts) before it decides. An
  * API that lists a write late (a cache, a replica) would otherwise let each process confirm jobs the others cannot
- * see yet; waiting keeps the limit whatever the delay. Past this, nothing is confirmed.
+ * see yet; waiting keeps the limit whatever the delay. Past this, nothing is confirmed (the API contract's
+ * listing-delay, transport/contract.ts).
  */
 export const LISTING_WAIT_MS = 30_000;
 

@@ -95,6 +95,7 @@ export async function roomForLiveDraft(ctx: IExecuteFunctions, itemIndex: number
 /** Confirms a draft within the limits of its plan, or refuses (the draft stays, the error names it). */
 export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, plan: ConfirmPlan & { kind: 'checked' }, turn?: LiveDraft): Promise<PrintJob> {
 	if (draft.confirmed) return draft;
+	// The API contract's price-on-jobs (transport/contract.ts): a draft without a price is never confirmed.
 	const cost = priceAfterTax(draft);
 	if (cost === undefined && !draft.testmode) {
 		// A price that cannot be read is not £0: no limit can be checked against it, so nothing is confirmed.

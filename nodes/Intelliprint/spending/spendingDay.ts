@@ -89,6 +89,7 @@ export async function confirmedSince(ctx: IExecuteFunctions, itemIndex: number, 
 	if (book && (read.listed === undefined || book.listed === undefined || read.listed - book.listed !== fresh)) return await confirmedSince(ctx, itemIndex, forget(limitKey, day));
 	book ??= { day, costs: new Map(), newest: day };
 	for (const job of read.jobs) {
+		// The API contract's price-on-jobs (transport/contract.ts).
 		const cost = priceAfterTax(job);
 		// Counted as £0, a job listed without its price would let the day pass its limit: the day is unknown instead.
 		if (cost === undefined) {

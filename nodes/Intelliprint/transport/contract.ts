@@ -79,10 +79,10 @@ export const CONTRACT = {
 	},
 	'metadata-kept': {
 		title: 'Metadata given to a print job (create, or update) is kept, and listed with the job',
-		usedBy: ['reruns/sentKeyIndex.ts', 'spending/claims.ts'],
+		usedBy: ['reruns/sentKeyIndex.ts', 'spending/claims.ts', 'actions/printJob/create.operation.ts'],
 		ifBroken: "The sent key (`n8n_sent_key`) and the claim on the day (`n8n_spend_claim`) live there: without them reruns and other processes' checks cannot see the job.",
-		checked: 'By `npm run check:api` (a job made with metadata, read back alone and in a list).',
-		onBreach: 'Reported by check:api: do not rely on Skip Items Already Sent or share a daily limit between processes on that account.',
+		checked: "Every create that carries them: the answer must hold them as sent. `npm run check:api` also reads a job's metadata back alone and in a list.",
+		onBreach: "The job is named and not confirmed (one confirmed on create went out, and the message says a rerun cannot find it); the credential's later keyed or limited creates are refused with nothing made, until n8n restarts.",
 	},
 	'keyed-reference': {
 		title: "A keyed print job's reference stays its key (nobody renames it in the dashboard)",

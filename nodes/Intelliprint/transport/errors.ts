@@ -11,6 +11,7 @@ export interface IntelliprintErrorBody {
 /** What the answer told: a field named, the request ID, the status. */
 interface Known {
 	param?: string;
+	/** From the `request-id` header the API contract's error-answers expects (contract.ts). */
 	requestId?: string;
 	status: number;
 }

@@ -19,7 +19,7 @@ export function shortestPacedMs(requests: number, limit: RateLimit): number {
 
 /** The smallest share a pacer backs off to, as a part of the limit: room for eight processes on one key. */
 const SMALLEST_SHARE = 1 / 8;
-/** How long after a 429 (as a part of the window) a pacer starts probing for room again. */
+/** How long after a 429 (as a part of the window; the API contract's rate-limit, contract.ts) a pacer starts probing for room again. */
 const QUIET_SPELL = 1 / 6;
 /**
  * The part of the window's quickest exchange that is not the API's work after counting: building

@@ -6,7 +6,7 @@ import { listBreach } from './contractChecks';
 import { contractError } from './contractErrors';
 import { apiRequest, EXPECT } from './request';
 
-/** The envelope every list endpoint answers with. */
+/** The envelope every list endpoint answers with; its counts are held to the API contract's "counts" (contract.ts). */
 export interface ListPage<T = IDataObject> {
 	object: 'list';
 	data: T[];

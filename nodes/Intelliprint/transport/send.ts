@@ -116,7 +116,8 @@ export async function send(ctx: IntelliprintContext, exchange: Exchange): Promis
 		if (status === 429 && rateLimited) budget.spend(Date.now() - startedAt);
 		if (status !== 429) rateLimited = undefined;
 
-		// A 429 means the API did nothing with the request, so even a create may be sent again.
+		// A 429 means the API did nothing with the request, so even a create may be sent again (the API contract's
+		// rate-limit, contract.ts); a 4xx is never sent again, and a 5xx create never (error-answers).
 		const waitable = status === 429 || (status >= 500 && repeatable && faultRetries < MAX_FAULT_RETRIES);
 		if (!waitable) return response;
 		const asked = retryAfterMs(header(response, 'retry-after'));

@@ -21,6 +21,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
 	const max = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex) as number);
 	const { qs, skip } = listQuery(this, itemIndex);
+	// Sorted as the API contract's mailing-lists says the SDK documents it (transport/contract.ts).
 	const lists = await apiRequestAllItems<MailingList>(this, '/mailing_lists', qs, { max, itemIndex, skip });
 	return lists.map((list) => ({ json: list, pairedItem: { item: itemIndex } }));
 }

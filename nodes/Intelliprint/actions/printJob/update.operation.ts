@@ -62,6 +62,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
+	// A new process finds a keyed job by its reference: the API contract's keyed-reference (transport/contract.ts).
 	await keepKeyedReference(this, itemIndex, id, body.reference);
 	// Under a limit the changes go first, to a draft, and the confirm follows once the new cost is known to fit.
 	const changed = Object.keys(body).length ? await updatePrintJob(this, id, body, itemIndex, 'updated', plan?.kind === 'now' ? plan.pass : undefined) : undefined;
