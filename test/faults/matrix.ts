@@ -68,7 +68,8 @@ export const ROWS: Row[] = [
 	{ name: 'get 503 with Retry-After, then answered', operation: 'get', faults: [{ ...read, status: 503, retryAfter: 1, times: 3 }], expect: { successes: 3 } },
 	{ name: 'create 500 after the API acted', operation: 'create', faults: [{ ...post, status: 500, afterActing: true, times: all }], expect: { successes: 0, jobs: 3, requests: 3, mayHaveActed: true } },
 	{ name: 'create 503 before the API acted', operation: 'create', faults: [{ ...post, status: 503, retryAfter: 1, times: all }], expect: { successes: 0, jobs: 0, requests: 3, mayHaveActed: true } },
-	{ name: 'update of a draft under a persistent 429', operation: 'update', faults: [{ method: 'POST', path: /^\/v1\/prints\/print_/, status: 429, retryAfter: 3600, times: all }], expect: { successes: 0, jobs: 0, requests: 3 } },
+	// Each item reads its job first (a new Reference: the contract's keyed-reference), then its update is refused.
+	{ name: 'update of a draft under a persistent 429', operation: 'update', faults: [{ method: 'POST', path: /^\/v1\/prints\/print_/, status: 429, retryAfter: 3600, times: all }], expect: { successes: 0, jobs: 0, requests: 6 } },
 	{ name: 'letter PDF download fails with 500 after the job was created', operation: 'createLetters', faults: [{ host: 'files', status: 500, times: all }], expect: { successes: 0, jobs: 3 } },
 	{ name: 'letter PDF download hangs after the job was created', operation: 'createLetters', faults: [{ host: 'files', hang: true, times: all }], items: 1, expect: { successes: 0, jobs: 1 } },
 	{ name: 'letter PDF link redirects to another host', operation: 'createLetters', faults: [{ host: 'files', redirect: { status: 302, to: 'elsewhere' }, times: all }], expect: { successes: 3, jobs: 3 } },

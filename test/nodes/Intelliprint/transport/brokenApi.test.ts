@@ -138,3 +138,27 @@ describe('a big account (a fresh process looks keys up by reference)', () => {
 		expect(wide.items.every((item) => item.json.already_sent === true)).toBe(true);
 	});
 });
+
+describe('510,000 jobs in the look-back (a big sender), a fresh process each time', () => {
+	const api = useFakeApi();
+	const create = { resource: 'printJob', operation: 'create', source: 'content', content: '<p>Hi</p>', recipientsFrom: 'eachItem', variables: 'none', testmode: true, confirmed: true, options: { sentKey: '={{ $json.key }}', parallelItems: 1 } };
+	const keys = ['inv-250000', 'inv-400000', 'inv-499999'];
+	const reads = () => api.apiCalls().filter((call) => call.method === 'GET' && call.path === '/v1/prints').length;
+
+	it('as the API is: three keys looked up, nothing made; ignoring the sort: refused with nothing made; ignoring the reference: the window read, nothing made', async () => {
+		api.fake.seedHistory({ count: 510_000, testmode: true, sentKeys: 'inv-' });
+		const plain = await api.run({ parameters: create, items: rows(keys) });
+		expect(plain.items.map((item) => item.json.already_sent)).toEqual([true, true, true]);
+		expect(reads()).toBe(1 + 3);
+		api.fake.resetRecording();
+		const unsorted = await api.run({ parameters: create, items: rows(keys), continueOnFail: true, credentials: { baseUrl: brokenUrl(api.fake, 'ignoreSort') } });
+		expect(errors(unsorted.items).every((text) => text.includes('("list-order")'))).toBe(true);
+		expect(reads()).toBe(1);
+		api.fake.resetRecording();
+		const unfiltered = await api.run({ parameters: create, items: rows(keys), credentials: { baseUrl: brokenUrl(api.fake, 'ignoreReference') } });
+		expect(unfiltered.items.map((item) => item.json.already_sent)).toEqual([true, true, true]);
+		// The first page, the three lookups refused on their answers, then the rest of the window: 510 pages in all.
+		expect(reads()).toBe(1 + 3 + 509);
+		expect(api.fake.createdPrintJobs()).toHaveLength(0);
+	});
+});
