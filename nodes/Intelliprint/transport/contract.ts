@@ -22,9 +22,9 @@ export interface Assumption {
 export const CONTRACT = {
 	'list-order': {
 		title: 'A list sorted with `sort_field` and `sort_order` answers in that order, on every page (`skip`) to the end',
-		usedBy: ['spending/spendingDay.ts', 'spending/claims.ts', 'reruns/sentKeyIndex.ts'],
+		usedBy: ['spending/spendingDay.ts', 'spending/claims.ts', 'reruns/sentKeyIndex.ts', 'actions/mailingListRecipient/create.operation.ts'],
 		ifBroken:
-			"The readers of today's confirms, of the quarter hour's claims and of the look-back stop at the first entry older than what they need: an API that ignores the sort (oldest first) let 20 of 20 letters be confirmed where 9 fitted the daily limit, and a rerun post 100 of 100 letters again.",
+			"The readers of today's confirms, of the quarter hour's claims and of the look-back stop at the first entry older than what they need: an API that ignores the sort (oldest first) let 20 of 20 letters be confirmed where 9 fitted the daily limit, and a rerun post 100 of 100 letters again. Mailing List Recipient → Add reads the newest recipients back to give each item its ID.",
 		checked: 'Every list answer with a numeric sort field: each page in the order asked, and its first entry not out of order with the last entry of the page before.',
 		onBreach: "The read fails: the spending gate confirms nothing (each item says today's spending could not be read), Skip Items Already Sent sends nothing, Get Many stops with the message.",
 	},

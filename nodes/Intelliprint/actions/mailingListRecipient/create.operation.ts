@@ -63,8 +63,8 @@ function pairedIndex(item: INodeExecutionData): number {
 
 /**
  * Appending answers with the list, not the new recipients: read the newest ones back to give each
- * item its recipient with ID. An item whose recipient is not found is an error that says it was
- * added, so nobody adds it twice.
+ * item its recipient with ID (newest first: the API contract's list-order, checked at the list's door). An item
+ * whose recipient is not found is an error that says it was added, so nobody adds it twice.
  */
 async function readBack(
 	ctx: IExecuteFunctions,
