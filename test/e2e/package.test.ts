@@ -26,9 +26,10 @@ describe.skipIf(LINE === 1)('the packed package', () => {
 		// 152 KB with maps and declarations; 101 KB without at stop 38; 119.5 KB once issues 39, 42 and 40 added about 9 KB
 		// of code and the 8.4 KB country table (within its 15 KB budget); 100.9 KB once the README kept what an installer
 		// reads (14 KB, was 70 KB; the depth is in docs/, which is not packed); 105.9 KB once the daily limit's claims and
-		// the sent keys' lookups by reference came in (issue 42, about 5 KB). Fails when the tarball grows past today's
-		// size by more than a few messages' worth.
-		expect((await fs.stat(tarball)).size).toBeLessThan(109_000);
+		// the sent keys' lookups by reference came in (issue 42, about 5 KB); 110.1 KB with the API contract's checks
+		// (issue 46, about 4 KB: the contract's rows in full stay out of the package, in scripts/contract/details.ts).
+		// Fails when the tarball grows past today's size by more than a few messages' worth.
+		expect((await fs.stat(tarball)).size).toBeLessThan(113_000);
 	});
 });
 

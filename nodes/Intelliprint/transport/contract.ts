@@ -1,124 +1,25 @@
 /**
  * The API contract: every behaviour of the Intelliprint API that the node relies on beyond the seed's description of
- * it, each with the code that relies on it, what breaks if it does not hold, how the node checks it and what it does
- * then. docs/api-contract.md is generated from this table (`npm run docs:contract`) and a test keeps the two equal,
- * and checks that every file named under "used by" names the assumption: the page cannot drift from the code.
- * `npm run check:api` tests a real account against each row.
+ * it, by ID, in one line each. The node's messages name the assumption an answer broke by these; docs/api-contract.md
+ * gives each one's users, what breaks without it, its check and what the node does then (generated from
+ * scripts/contract/details.ts, which must cover exactly these IDs), and `npm run check:api` tests a real account
+ * against every one.
  */
-
-export interface Assumption {
-	/** What the API is taken to do. */
-	title: string;
-	/** Files (below nodes/Intelliprint) whose guarantees rest on it; each names the assumption's ID. */
-	usedBy: string[];
-	/** What a user would see if it did not hold and nothing checked it. */
-	ifBroken: string;
-	/** Where the node checks it, on the normal path at no extra request. */
-	checked: string;
-	/** What the node does when the check fails. */
-	onBreach: string;
-}
-
 export const CONTRACT = {
-	'list-order': {
-		title: 'A list sorted with `sort_field` and `sort_order` answers in that order, on every page (`skip`) to the end',
-		usedBy: ['spending/spendingDay.ts', 'spending/claims.ts', 'reruns/sentKeyIndex.ts', 'actions/mailingListRecipient/create.operation.ts'],
-		ifBroken:
-			"The readers of today's confirms, of the quarter hour's claims and of the look-back stop at the first entry older than what they need: an API that ignores the sort (oldest first) let 20 of 20 letters be confirmed where 9 fitted the daily limit, and a rerun post 100 of 100 letters again. Mailing List Recipient → Add reads the newest recipients back to give each item its ID.",
-		checked: 'Every list answer with a numeric sort field: each page in the order asked, and its first entry not out of order with the last entry of the page before.',
-		onBreach: "The read fails: the spending gate confirms nothing (each item says today's spending could not be read), Skip Items Already Sent sends nothing, Get Many stops with the message.",
-	},
-	'reference-filter': {
-		title: '`GET /prints?reference=…` answers only the print jobs whose reference is exactly that text',
-		usedBy: ['reruns/sentKeyIndex.ts'],
-		ifBroken: 'A fresh process at a big account looks each new key up by reference: an answer holding other jobs reads as "never sent", and 100 of 100 sent keys were posted again.',
-		checked: 'Every lookup: each job in the answer carries the reference asked for.',
-		onBreach: 'The lookups are dropped and the look-back window is read instead (more requests, the same proof); the index remembers nothing the lookups answered.',
-	},
-	'mode-filters': {
-		title: "`testmode` and `confirmed` filter a list: only jobs of that mode, and only confirmed jobs when asked",
-		usedBy: ['spending/spendingDay.ts', 'spending/claims.ts', 'reruns/sentKeyIndex.ts'],
-		ifBroken: "Test jobs would count as live spending or as sent letters, drafts as today's confirms; live letters would count as test ones.",
-		checked: 'Every list answer: each job that carries `testmode` or `confirmed` has the value asked for (the readers ask for both fields).',
-		onBreach: 'The read fails, as for list-order.',
-	},
-	projection: {
-		title: '`fields[]` trims each job to the fields asked for, and keeps every one of them',
-		usedBy: ['spending/spendingDay.ts', 'spending/claims.ts', 'reruns/sentKeyIndex.ts'],
-		ifBroken: 'A job listed without `metadata` reads as carrying no sent key and no claim (a letter sent twice, a claim not counted); without `cost` or `confirmed_at` its price or day is unknown.',
-		checked: 'Every list answer asked with `fields[]`: each entry has each field asked for.',
-		onBreach: 'The read fails, as for list-order.',
-	},
-	counts: {
-		title: 'A page adds up: no more entries than `limit`, and `has_more` true exactly while `skip` plus the entries is less than `total_available`',
-		usedBy: ['transport/pagination.ts', 'spending/spendingDay.ts', 'spending/claims.ts'],
-		ifBroken: "Today's read proves it missed no confirm by the list's count; claims are read again when the count moves. A count that does not add up proves nothing.",
-		checked: 'Every list answer that carries `total_available`.',
-		onBreach: 'The read fails, as for list-order.',
-	},
-	paging: {
-		title: '`skip` moves through a list: a page after one with `has_more` brings entries not seen before',
-		usedBy: ['transport/pagination.ts', 'reruns/sentKeyIndex.ts'],
-		ifBroken: 'A list that ignores `skip` repeats its first page: Return All would page forever and the look-back would look complete while it is not.',
-		checked: 'Every paged read: a page that brings nothing new while the list says it has more.',
-		onBreach: 'The read stops with a message; nothing that depends on it is sent.',
-	},
-	'listing-delay': {
-		title: 'A job created or confirmed is listed within 30 seconds',
-		usedBy: ['spending/listingWait.ts', 'spending/confirmLine.ts'],
-		ifBroken: 'A check that cannot see its own drafts or last confirm cannot tell what other processes saw of them.',
-		checked: "Every check under the daily limit waits (0.2, 0.4 … 2 s apart) until the list shows this process's own drafts and last confirm.",
-		onBreach: "After 30 seconds the check refuses: nothing is confirmed, each item names its draft.",
-	},
-	'price-on-jobs': {
-		title: 'Every print job, draft or confirmed, answered alone or in a list, carries `cost.after_tax` as a whole number of 10⁻⁸ GBP',
-		usedBy: ['spending/spending.ts', 'spending/spendingDay.ts', 'spending/claims.ts'],
-		ifBroken: 'A draft without a price cannot be held to a limit; a confirmed job without one would count as £0.',
-		checked: 'Every answer the gate reads (priceAfterTax).',
-		onBreach: 'A draft without a price is never confirmed under a limit; a day holding a job without one cannot be read, so nothing is confirmed.',
-	},
-	'metadata-kept': {
-		title: 'Metadata given to a print job (create, or update) is kept, and listed with the job',
-		usedBy: ['reruns/sentKeyIndex.ts', 'spending/claims.ts', 'actions/printJob/create.operation.ts'],
-		ifBroken: "The sent key (`n8n_sent_key`) and the claim on the day (`n8n_spend_claim`) live there: without them reruns and other processes' checks cannot see the job.",
-		checked: "Every create that carries them: the answer must hold them as sent. `npm run check:api` also reads a job's metadata back alone and in a list.",
-		onBreach: "The job is named and not confirmed (one confirmed on create went out, and the message says a rerun cannot find it); the credential's later keyed or limited creates are refused with nothing made, until n8n restarts.",
-	},
-	'keyed-reference': {
-		title: "A keyed print job's reference stays its key (nobody renames it in the dashboard)",
-		usedBy: ['reruns/alreadySent.ts', 'actions/printJob/update.operation.ts'],
-		ifBroken: 'At a big account a fresh process finds sent keys by reference: a renamed job is not found and its letter is made again. Where the process reads the window instead (a small account, or many new keys) it finds the job by its metadata.',
-		checked: 'The node never makes one: Create sets the reference to the key, and Update refuses to change it (it reads the job only when Reference is among the changes). `npm run check:api` counts the renamed ones in the account.',
-		onBreach: 'Reported by check:api with the jobs it found; rename them back, or keep Skip Items Already Sent runs in one n8n process.',
-	},
-	'rate-limit': {
-		title: 'Over the rate limit the API answers 429 (`rate_limited`) and does nothing with the request; `Retry-After`, when sent, says how long to wait',
-		usedBy: ['transport/send.ts', 'transport/pacing.ts'],
-		ifBroken: 'A create answered 429 is sent again: if the API had acted on it, the letter would be made twice.',
-		checked: 'Not on the wire (nothing in a 429 says whether the API acted); by check:api: not provoked, as it would cost the account its rate budget.',
-		onBreach: 'Nothing to do at run time; documented.',
-	},
-	'error-answers': {
-		title: 'An error answer is JSON `{error: {message, type, code, param}}` with a `request-id` header, and a 4xx did nothing',
-		usedBy: ['transport/errors.ts', 'transport/send.ts'],
-		ifBroken: 'A 4xx create is never sent again; a message without its request ID is harder to take to support.',
-		checked: 'Every error answer is read by its shape; an answer of another shape is reported as such.',
-		onBreach: 'The message says what came back and gives the request ID when there is one.',
-	},
-	'mailing-lists': {
-		title: 'Mailing lists and their recipients answer as the official SDK documents (`/mailing_lists`, sorted on `created` or `name`)',
-		usedBy: ['actions/mailingList/getMany.operation.ts', 'building/mailingLists.ts'],
-		ifBroken: 'Mailing list operations and the From List pickers fail.',
-		checked: 'Every answer is checked for its object and ID; by check:api: the list of mailing lists.',
-		onBreach: 'The operation stops with what came back.',
-	},
-	templates: {
-		title: '`template=<id>` on a create fills a template designed in the dashboard; no endpoint lists templates',
-		usedBy: ['building/printJobSource.ts'],
-		ifBroken: 'Print Job → Create from a template fails (the API refuses the ID).',
-		checked: 'By check:api only when `INTELLIPRINT_TEMPLATE_ID` is given (a test draft from it, deleted again).',
-		onBreach: 'The create is refused with the API\'s own message.',
-	},
-} satisfies Record<string, Assumption>;
+	'list-order': 'A list sorted with `sort_field` and `sort_order` answers in that order, on every page (`skip`) to the end',
+	'reference-filter': '`GET /prints?reference=…` answers only the print jobs whose reference is exactly that text',
+	'mode-filters': "`testmode` and `confirmed` filter a list: only jobs of that mode, and only confirmed jobs when asked",
+	projection: '`fields[]` trims each job to the fields asked for, and keeps every one of them',
+	counts: 'A page adds up: no more entries than `limit`, and `has_more` true exactly while `skip` plus the entries is less than `total_available`',
+	paging: '`skip` moves through a list: a page after one with `has_more` brings entries not seen before',
+	'listing-delay': 'A job created or confirmed is listed within 30 seconds',
+	'price-on-jobs': 'Every print job, draft or confirmed, answered alone or in a list, carries `cost.after_tax` as a whole number of 10⁻⁸ GBP',
+	'metadata-kept': 'Metadata given to a print job (create, or update) is kept, and listed with the job',
+	'keyed-reference': "A keyed print job's reference stays its key (nobody renames it in the dashboard)",
+	'rate-limit': 'Over the rate limit the API answers 429 (`rate_limited`) and does nothing with the request; `Retry-After`, when sent, says how long to wait',
+	'error-answers': 'An error answer is JSON `{error: {message, type, code, param}}` with a `request-id` header, and a 4xx did nothing',
+	'mailing-lists': 'Mailing lists and their recipients answer as the official SDK documents (`/mailing_lists`, sorted on `created` or `name`)',
+	templates: '`template=<id>` on a create fills a template designed in the dashboard; no endpoint lists templates',
+} as const;
 
 export type AssumptionId = keyof typeof CONTRACT;

@@ -16,7 +16,7 @@ export function contractError(ctx: IntelliprintContext, what: string, breach: Br
 	const error = new NodeApiError(ctx.getNode(), {}, {
 		message: `${what} is not as the node relies on ("${breach.assumption}"): ${breach.detail}`,
 		description:
-			`The node relies on this: ${CONTRACT[breach.assumption].title.replace(/`/g, '"')}. It checks that on every answer and stops rather than guess: ${outcome}. ` +
+			`The node relies on this: ${CONTRACT[breach.assumption].replace(/`/g, '"')}. It checks that on every answer and stops rather than guess: ${outcome}. ` +
 			`docs/api-contract.md in the package's repository explains each assumption, and its "npm run check:api" checks your account against all of them.`,
 		itemIndex,
 	});

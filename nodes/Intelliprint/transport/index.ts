@@ -5,7 +5,7 @@ export type { IntelliprintContext } from './connection';
 export { apiRequestAllItems, listPage, MAX_PAGE_SIZE } from './pagination';
 export { brokenAssumption, contractError, keptMetadataOrThrow, refuseWhereMetadataDropped } from './contractErrors';
 export { CONTRACT } from './contract';
-export type { Assumption, AssumptionId } from './contract';
+export type { AssumptionId } from './contract';
 export { listBreach, metadataBreach } from './contractChecks';
 export type { Breach, ListAnswer } from './contractChecks';
 export type { ListPage } from './pagination';

@@ -2,6 +2,7 @@ import { readFileSync } from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 
 import { CONTRACT, listBreach, metadataBreach, type ListAnswer } from '../../../../nodes/Intelliprint/transport';
+import { DETAILS } from '../../../../scripts/contract/details';
 import { BEGIN, END, renderContract } from '../../../../scripts/contract/render';
 import { BROKEN_MODES } from '../../../fake-api/brokenModes';
 
@@ -20,7 +21,11 @@ describe('the contract, written down once', () => {
 		expect(docs.slice(docs.indexOf(BEGIN), docs.indexOf(END) + END.length)).toBe(renderContract());
 	});
 
-	it.each(Object.entries(CONTRACT).flatMap(([id, row]) => row.usedBy.map((file) => [id, file])))('"%s": %s names it', (id, file) => {
+	it('the rows in full cover exactly the IDs the node names', () => {
+		expect(Object.keys(DETAILS).sort()).toEqual(Object.keys(CONTRACT).sort());
+	});
+
+	it.each(Object.entries(DETAILS).flatMap(([id, row]) => row.usedBy.map((file) => [id, file])))('"%s": %s names it', (id, file) => {
 		expect(readFileSync(new URL(`nodes/Intelliprint/${file}`, root), 'utf8')).toContain(id);
 	});
 
