@@ -71,6 +71,8 @@ export interface Claim {
 	released: boolean;
 	/** This process's own claim, not (yet) confirmed by it: its own batch's, or one it refused. */
 	ownUndecided: boolean;
+	/** This process's own claim that it confirmed (or may have: the answer was lost). */
+	ownConfirmed: boolean;
 	/** The process (and credential) that made it. */
 	token: string;
 }
@@ -121,6 +123,7 @@ async function readClaims(ctx: IExecuteFunctions, itemIndex: number, limitKey: s
 				isConfirmed: job.confirmed === true,
 				released: token === RELEASED && job.confirmed !== true,
 				ownUndecided: token === own && !ownCounted.has(job.id),
+				ownConfirmed: token === own && ownCounted.has(job.id),
 				token,
 			});
 		}
@@ -130,42 +133,49 @@ async function readClaims(ctx: IExecuteFunctions, itemIndex: number, limitKey: s
 }
 
 /**
- * The claims of the horizon once they show `own` (the drafts of the batch about to be decided): read again after
- * growing pauses until they do. Undefined when they still do not after LISTING_WAIT_MS.
+ * The claims of the horizon once they show `own` (the drafts about to be decided) as this process's claims: read again
+ * after growing pauses until they do (a claim taken back after a yield shows its token again only once listed).
+ * Undefined when they still do not after LISTING_WAIT_MS.
  */
 export async function claimsShowing(ctx: IExecuteFunctions, itemIndex: number, limitKey: string, own: string[]): Promise<Claims | undefined> {
-	const shown = await readAgainUntil(async () => await readClaims(ctx, itemIndex, limitKey), (claims) => own.every((id) => claims.has(id)));
+	const token = tokenFor(limitKey);
+	const shown = await readAgainUntil(async () => await readClaims(ctx, itemIndex, limitKey), (claims) => own.every((id) => claims.get(id)?.token === token));
 	return shown.enough ? shown.answer : undefined;
 }
 
-type Place = { created: number; token: string };
-/** Processes take turns by their oldest undecided claim: made earlier, then (in the same second) by token. */
-const before = (a: Place, b: Place) => a.created < b.created || (a.created === b.created && a.token < b.token);
+/** A claim's place in the line: made earlier first, then (in the same second) by token and ID. Any fixed order will do. */
+export interface Place {
+	created: number;
+	token: string;
+	id: string;
+}
+export const before = (a: Place, b: Place) => a.created < b.created || (a.created === b.created && (a.token < b.token || (a.token === b.token && a.id < b.id)));
+
+/** Another process's claim that is neither confirmed nor handed back: it may still be confirmed. */
+export interface Undecided extends Place {
+	cost: number;
+}
 
 /**
- * What the claims add to today's confirmed total: every claim not already in it (by ID), not one being decided, not
- * released (confirmed or not), and of this process's own only those it confirmed. `waitingAhead` is the part that is
- * undecided claims of processes ahead of the batch (their oldest undecided claim older than the batch's `oldest`; a
- * confirm made alone has none and is behind everyone): the batch waits for those before it refuses anything, so two
- * processes near the limit take turns instead of refusing each other's letters. Taking turns only saves letters:
- * every claim counts whatever the turn, so none is ever left out.
+ * What the claims add to today's confirmed total (`inDay`): `spent`, the confirmed claims the day's list does not show
+ * yet (this process's own only those it confirmed), and `undecided`, every other process's claim that may still be
+ * confirmed. Claims being decided (`deciding`), released ones and ones without a price are left out: none of those is
+ * confirmed on a claim's check.
  */
-export function pendingOf(claims: Claims, inDay: Set<string>, deciding: Set<string>, oldest?: Place): { pending: number; waitingAhead: number } {
-	const firstOf = new Map<string, Place>();
-	for (const [id, claim] of claims) {
-		if (claim.isConfirmed || claim.released || claim.ownUndecided || deciding.has(id)) continue;
-		const place = { created: claim.created, token: claim.token };
-		const known = firstOf.get(claim.token);
-		if (!known || before(place, known)) firstOf.set(claim.token, place);
-	}
-	let pending = 0;
-	let waitingAhead = 0;
+export function claimsOf(claims: Claims, inDay: Set<string>, deciding: Set<string>): { spent: number; undecided: Undecided[] } {
+	let spent = 0;
+	const undecided: Undecided[] = [];
 	for (const [id, claim] of claims) {
 		if (claim.cost === undefined || claim.released || claim.ownUndecided || inDay.has(id) || deciding.has(id)) continue;
-		pending += claim.cost;
-		if (!claim.isConfirmed && (!oldest || before(firstOf.get(claim.token)!, oldest))) waitingAhead += claim.cost;
+		if (claim.isConfirmed || claim.ownConfirmed) spent += claim.cost;
+		else undecided.push({ id, created: claim.created, token: claim.token, cost: claim.cost });
 	}
-	return { pending, waitingAhead };
+	return { spent, undecided };
+}
+
+/** The metadata that takes a handed-back claim up again, as this process's. */
+export function reclaimedMetadata(job: PrintJob, limitKey: string): Record<string, string> {
+	return { ...((job.metadata as Record<string, string> | undefined) ?? {}), [CLAIM_METADATA]: tokenFor(limitKey) };
 }
 
 /** Hands back a claim its process refused, so that other processes stop counting it (their wait ends at once). */

@@ -1,14 +1,15 @@
-import type { IExecuteFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { apiRequest, EXPECT } from '../transport';
 import { issueConfirmPass } from '../transport/confirmPass';
 import type { PrintJob } from '../results';
 import { asNodeError } from '../results';
-import { claimsShowing, CLAIM_CONFIRM_WINDOW_MS, countOwnClaim, ownToken, pendingOf, releasedMetadata } from './claims';
+import { before, claimsOf, claimsShowing, CLAIM_CONFIRM_WINDOW_MS, countOwnClaim, ownToken, reclaimedMetadata, releasedMetadata, type Place, type Undecided } from './claims';
 import { dayShowing, ukMidnight } from './spendingDay';
-import { LISTING_WAIT_MS, readAgainUntil } from './listingWait';
+import { LISTING_WAIT_MS } from './listingWait';
 import { draftsLanded, noteCheck } from './spendingRoom';
-import { dayFull, refusal, spendingUnreadable, ADVICE, type Rerun } from './refusals';
+import { dayFull, fullLines, refusal, unreadLine, ADVICE, type Rerun } from './refusals';
 import { PER_POUND, pounds } from '../values';
 import { updatePrintJob } from './updatePrintJob';
 
@@ -37,6 +38,10 @@ export interface Ask {
 
 interface Waiting extends Ask {
 	entered: number;
+	/** Its claim's place in the line (claims.ts), once listed. */
+	place?: Place;
+	/** Handed back while these claims ahead of it are decided. */
+	yielded?: string[];
 	resolve: (job: PrintJob) => void;
 	reject: (error: Error) => void;
 }
@@ -92,8 +97,18 @@ async function drain(queue: { asks: Waiting[]; busy: boolean }): Promise<void> {
 	}
 }
 
-/** Refuses an ask; a claim refused is handed back first, so that other processes stop counting it. */
-async function refuse(ask: Waiting, error: NodeOperationError): Promise<void> {
+/** A refusal's words; the advice for its draft is added by refuse. */
+interface Refusing {
+	message: string;
+	lines: string[];
+}
+
+/**
+ * Refuses an ask; its draft stays, named on the item. A claim refused is handed back first, so that other processes
+ * stop counting it.
+ */
+async function refuse(ask: Waiting, refusing: Refusing): Promise<void> {
+	const error = refusal(ask.ctx, ask.itemIndex, refusing.message, [...refusing.lines, ADVICE[ask.rerun]], ask.draft);
 	if (ask.claimedAt !== undefined) {
 		try {
 			await updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated');
@@ -106,24 +121,24 @@ async function refuse(ask: Waiting, error: NodeOperationError): Promise<void> {
 }
 
 /** What cannot go at once: a full day, or a day this run (or a read since the ask came) could not read. */
-function refusedAtOnce(ask: Waiting): NodeOperationError | undefined {
-	const what = `Print job ${ask.draft.id} was not confirmed`;
+function refusedAtOnce(ask: Waiting): Refusing | undefined {
+	const message = `Print job ${ask.draft.id} was not confirmed`;
 	const full = dayFull(ask.ctx, ask.daily);
-	if (full) return full(ask.itemIndex, what, ask.draft);
+	if (full) return { message: `${message}: today's spending cannot take another letter`, lines: [fullLines(full)] };
 	const failed = unreadable.get(ask.limitKey);
 	const unread = unreadableInRun.get(ask.ctx) ?? (failed && failed.at >= ask.entered ? failed.why : undefined);
-	return unread === undefined ? undefined : spendingUnreadable(ask.ctx, ask.itemIndex, what, unread, ask.rerun, ask.draft);
+	return unread === undefined ? undefined : { message: `${message}: today's spending could not be read`, lines: [unreadLine(unread)] };
 }
 
 interface Read {
 	day: number;
-	confirmedTotal: number;
-	pending: number;
-	/** Undecided claims of other processes older than the batch's: it waits for them before refusing anything. */
-	waitingAhead: number;
+	/** Today's confirmed total, with the confirmed claims the day's list does not show yet. */
+	spent: number;
+	/** Other processes' claims that may still be confirmed. */
+	undecided: Undecided[];
 }
 
-/** Today's confirmed total and what claims add, once the list shows what it must. Throws why not. */
+/** Today's confirmed total and the claims, once the list shows what it must. Throws why not. */
 async function readDay(open: Waiting[]): Promise<Read> {
 	const [{ ctx, itemIndex, limitKey }] = open;
 	const day = ukMidnight();
@@ -137,75 +152,148 @@ async function readDay(open: Waiting[]): Promise<Read> {
 	const today = await dayShowing(ctx, itemIndex, day, own?.id);
 	// Past the API contract's listing-delay (transport/contract.ts) the check fails closed.
 	if (!today) throw new Error(`Intelliprint has not listed print job ${own!.id}, which this n8n confirmed, within ${LISTING_WAIT_MS / 1000} seconds, so today's total is not known`);
-	const drafts = open.filter(fresh).map((ask) => ask.draft.id);
+	const drafts = open.filter((ask) => fresh(ask) && !ask.yielded).map((ask) => ask.draft.id);
 	const claims = await claimsShowing(ctx, itemIndex, limitKey, drafts);
 	if (!claims) throw new Error(`Intelliprint has not listed the drafts this n8n made (${drafts.join(', ')}) within ${LISTING_WAIT_MS / 1000} seconds, so what other n8n processes are confirming is not known`);
-	const made = drafts.map((id) => claims.get(id)!.created);
-	const oldest = made.length > 0 ? { created: Math.min(...made), token: ownToken(limitKey) } : undefined;
-	return { day, confirmedTotal: today.total, ...pendingOf(claims, today.ids, new Set(open.map((ask) => ask.draft.id)), oldest) };
+	// A claim past its window is decided as a confirm made alone: it holds no place in the line.
+	for (const ask of open) ask.place = fresh(ask) ? { created: claims.get(ask.draft.id)?.created ?? Number.POSITIVE_INFINITY, token: ownToken(limitKey), id: ask.draft.id } : undefined;
+	const { spent, undecided } = claimsOf(claims, today.ids, new Set(open.map((ask) => ask.draft.id)));
+	return { day, spent: today.total + spent, undecided };
+}
+
+type Verdict = 'confirm' | 'refuse' | 'wait' | 'yield';
+
+/**
+ * One ask's verdict on a read, with `total` what is spent or approved before it. Every other process's claim that may
+ * still be confirmed counts against a confirm, so no two processes pass the limit together (docs/spending-limits.md).
+ * Where only such claims stand in the way, the line decides who goes: an ask that fits with the claims ahead of it
+ * waits for those behind it to step aside, and one that does not steps aside (its claim is handed back until the
+ * claims ahead of it are decided). A confirm made alone holds no place: it waits for every claim.
+ */
+function verdictOf(ask: Waiting, total: number, undecided: Undecided[]): { verdict: Verdict; ahead: Undecided[] } {
+	const limit = limitOf(ask);
+	const ahead = undecided.filter((claim) => !ask.place || before(claim, ask.place));
+	const sum = (claims: Undecided[]) => claims.reduce((all, claim) => all + claim.cost, 0);
+	if (total + sum(undecided) + ask.cost <= limit) return { verdict: 'confirm', ahead };
+	if (total + ask.cost > limit) return { verdict: 'refuse', ahead };
+	return { verdict: ask.place && total + sum(ahead) + ask.cost > limit ? 'yield' : 'wait', ahead };
 }
 
 /**
- * The day as the batch may decide on it. Where older claims of other processes, not yet decided, are what would
- * refuse it, it reads again (after 0.2, 0.4 … s, for at most LISTING_WAIT_MS) until they are confirmed or handed
- * back: the older claim goes first, so two processes near the limit do not refuse each other's letters.
+ * Decides a batch: confirms what fits, refuses what cannot fit whatever others do, and reads again (after 0.2, 0.4 …
+ * 2 s) while other processes' claims stand in the way. An ask that steps aside hands its claim back, and takes it up
+ * again once the claims ahead of it are decided. Past LISTING_WAIT_MS without any claim being decided, nothing more is
+ * confirmed.
  */
-async function settledDay(open: Waiting[]): Promise<Read> {
-	const need = open.reduce((sum, ask) => sum + ask.cost, 0);
-	const limit = limitOf(open[0]);
-	const settled = await readAgainUntil(async () => await readDay(open), (read) => read.waitingAhead === 0 || read.confirmedTotal + read.pending + need <= limit);
-	return settled.answer;
-}
-
 async function decide(batch: Waiting[]): Promise<void> {
-	const open: Waiting[] = [];
+	let open: Waiting[] = [];
 	for (const ask of batch) {
 		const refused = refusedAtOnce(ask);
 		if (refused) await refuse(ask, refused);
 		else open.push(ask);
 	}
-	if (open.length === 0) return;
-	let read: Read;
+	let stuckSince = Date.now();
+	let pause = 200;
+	while (open.length > 0) {
+		let read: Read;
+		try {
+			read = await readDay(open);
+		} catch (error) {
+			return await refuseUnread(open, error as Error);
+		}
+		const next: Waiting[] = [];
+		const approved: Waiting[] = [];
+		let total = read.spent;
+		let moved = false;
+		// The run's room (spendingRoom.ts) counts the claims other processes may still confirm: it makes no draft for them.
+		const others = read.undecided.reduce((sum, claim) => sum + claim.cost, 0);
+		const share = new Set(read.undecided.map((claim) => claim.token)).size + 1;
+		for (const ask of [...open].sort((a, b) => (a.place && b.place ? (before(a.place, b.place) ? -1 : 1) : a.place ? -1 : 1))) {
+			// A claim stepped aside waits until every claim that was ahead of it is decided, then takes its place back.
+			if (ask.yielded) {
+				if (!ask.yielded.some((id) => read.undecided.some((claim) => claim.id === id))) moved = (await takeBack(ask)) || moved;
+				next.push(ask);
+				continue;
+			}
+			const { verdict, ahead } = verdictOf(ask, total, read.undecided);
+			if (verdict === 'confirm') {
+				total += ask.cost;
+				noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: total + others, spent: total, share });
+				approved.push(ask);
+			} else if (verdict === 'refuse') {
+				noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: total + others, spent: total, share });
+				await refuse(ask, overLimit(ask, total));
+			} else {
+				if (verdict === 'yield') moved = (await stepAside(ask, ahead)) || moved;
+				next.push(ask);
+				continue;
+			}
+			moved = true;
+		}
+		await Promise.all(approved.map(async (ask) => await confirmApproved(ask, read.day)));
+		const seen = read.undecided.map((claim) => claim.id).sort().join();
+		if (moved || seen !== lastSeen.get(open[0].limitKey)) stuckSince = Date.now();
+		lastSeen.set(open[0].limitKey, seen);
+		open = next;
+		if (open.length === 0) return;
+		if (Date.now() - stuckSince > LISTING_WAIT_MS) return await refuseStuck(open, read.undecided);
+		await sleep(pause);
+		pause = moved ? 200 : Math.min(pause * 2, 2_000);
+	}
+}
+
+/** The undecided claims the last read saw, per credential: a change in them is progress, however slow. */
+const lastSeen = new Map<string, string>();
+
+/** Hands a claim back while the claims ahead of it are decided; false when the hand-back itself failed. */
+async function stepAside(ask: Waiting, ahead: Undecided[]): Promise<boolean> {
 	try {
-		read = await settledDay(open);
-	} catch (error) {
-		// Fail closed, and fast: the items already waiting behind these are refused at once with the same words.
-		const why = `${(error as Error).message.replace(/\.$/, '')}.`;
-		unreadable.set(open[0].limitKey, { at: Date.now(), why });
-		for (const ask of open) {
-			unreadableInRun.set(ask.ctx, why);
-			await refuse(ask, spendingUnreadable(ask.ctx, ask.itemIndex, `Print job ${ask.draft.id} was not confirmed`, why, ask.rerun, ask.draft));
-		}
-		return;
+		await updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated');
+		ask.yielded = ahead.map((claim) => claim.id);
+		return true;
+	} catch {
+		// Still a claim: others count it, and this ask waits as one that fits would.
+		return false;
 	}
-	let total = read.confirmedTotal + read.pending;
-	const approved: Waiting[] = [];
+}
+
+/** Takes a claim handed back up again: it is checked on the next read, once listed as this process's again. */
+async function takeBack(ask: Waiting): Promise<boolean> {
+	try {
+		ask.draft = await updatePrintJob(ask.ctx, ask.draft.id, { metadata: reclaimedMetadata(ask.draft, ask.limitKey) }, ask.itemIndex, 'updated');
+		ask.yielded = undefined;
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function overLimit(ask: Waiting, total: number): Refusing {
+	return {
+		message: `${ask.why}: it would take today's spending over the daily limit of ${pounds(limitOf(ask))}`,
+		lines: [`Confirmed today (UK time) so far: ${pounds(total)}; with this job ${pounds(total + ask.cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`],
+	};
+}
+
+/** Fail closed, and fast: the items already waiting behind these are refused at once with the same words. */
+async function refuseUnread(open: Waiting[], error: Error): Promise<void> {
+	const why = `${error.message.replace(/\.$/, '')}.`;
+	unreadable.set(open[0].limitKey, { at: Date.now(), why });
 	for (const ask of open) {
-		const seen = { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1 };
-		if (total + ask.cost > seen.limit) {
-			// Less left than the cheapest letter the run has priced: no later item of the run can go today.
-			noteCheck(ask.ctx, { ...seen, total, spent: total - read.pending });
-			const others = read.pending > 0 ? `, and ${pounds(read.pending)} in drafts other n8n processes are confirming` : '';
-			await refuse(
-				ask,
-				refusal(ask.ctx, ask.itemIndex, `${ask.why}: it would take today's spending over the daily limit of ${pounds(seen.limit)}`, [
-					`Confirmed today (UK time) so far: ${pounds(total - read.pending)}${others}; with this job ${pounds(total + ask.cost)}.`,
-					ADVICE[ask.rerun],
-					'The limit is the Daily Spending Limit on the Intelliprint credential.',
-				], ask.draft),
-			);
-			continue;
-		}
-		total += ask.cost;
-		noteCheck(ask.ctx, { ...seen, total, spent: total - read.pending });
-		approved.push(ask);
+		unreadableInRun.set(ask.ctx, why);
+		await refuse(ask, { message: `Print job ${ask.draft.id} was not confirmed: today's spending could not be read`, lines: [unreadLine(why)] });
 	}
-	await Promise.all(approved.map(async (ask) => await confirmApproved(ask, read.day)));
+}
+
+/** Other processes' claims decided nothing for LISTING_WAIT_MS: what is left is refused, named with them. */
+async function refuseStuck(open: Waiting[], undecided: Undecided[]): Promise<void> {
+	const ids = undecided.slice(0, 5).map((claim) => claim.id).join(', ');
+	await refuseUnread(open, new Error(`drafts of other n8n processes (${ids}${undecided.length > 5 ? ' …' : ''}) were neither confirmed nor handed back within ${LISTING_WAIT_MS / 1000} seconds`));
 }
 
 async function confirmApproved(ask: Waiting, day: number): Promise<void> {
 	// Past its window a claim may no longer be counted by others: it waits for a read of its own.
-	if (ask.claimedAt !== undefined && !fresh(ask)) return enqueue({ ...ask, claimedAt: undefined }, true);
+	if (ask.claimedAt !== undefined && !fresh(ask)) return enqueue({ ...ask, claimedAt: undefined, place: undefined, yielded: undefined }, true);
 	try {
 		const job = await confirmDraft(ask.ctx, ask.itemIndex, ask.draft, 'within the daily limit');
 		noteConfirmed(ask, day, false);

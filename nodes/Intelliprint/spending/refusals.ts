@@ -36,22 +36,37 @@ export function refusal(ctx: IExecuteFunctions, itemIndex: number, message: stri
 	return error;
 }
 
-export function fullRefusal(ctx: IExecuteFunctions, itemIndex: number, what: string, full: Room, draft?: PrintJob): NodeOperationError {
-	return refusal(ctx, itemIndex, `${what}: today's spending cannot take another letter`, [
-		`Confirmed today (UK time): ${pounds(full.total)} of the daily limit of ${pounds(full.limit)}; what is left is less than one letter (${pounds(full.letter)}).`,
-		draft ? ADVICE.confirmsAgain : 'Run it again tomorrow or once the limit is raised: with Skip Items Already Sent on, the rerun sends only what was not sent.',
-	], draft);
+/**
+ * What to do next for an item that sent nothing and left no draft, true for how it was made: a keyed run's rerun
+ * sends only what was not sent, but a run without keys cannot tell, so it must not be run whole again.
+ */
+export function notSentAdvice(rerun: Rerun, when: string): string {
+	if (rerun === 'confirmsDraft') return `Run the workflow again ${when}: with Skip Items Already Sent, the rerun sends only the items not sent.`;
+	if (rerun === 'createsAnother') {
+		return `This run has no Skip Items Already Sent key, so running the whole workflow again would post the letters it did send a second time: ${when}, run only the items that were not sent (with On Error → Continue (using error output) they come out on the error output).`;
+	}
+	return `Run it again ${when}.`;
 }
 
-/** The refusal for an item once the day cannot take another letter (spendingRoom.ts), while the limit is the one that filled it. */
-export function dayFull(ctx: IExecuteFunctions, daily: number): ((itemIndex: number, what: string, draft?: PrintJob) => NodeOperationError) | undefined {
-	const full = fullDay(ctx, Math.round(daily * PER_POUND));
-	return full && ((itemIndex, what, draft) => fullRefusal(ctx, itemIndex, what, full, draft));
+/** The words of a full day's refusal: what was confirmed today, against the limit. */
+export function fullLines(full: Room): string {
+	return `Confirmed today (UK time): ${pounds(full.total)} of the daily limit of ${pounds(full.limit)}; what is left is less than one letter (${pounds(full.letter)}).`;
 }
 
-export function spendingUnreadable(ctx: IExecuteFunctions, itemIndex: number, what: string, why: string, rerun: Rerun, draft?: PrintJob): NodeOperationError {
-	return refusal(ctx, itemIndex, `${what}: today's spending could not be read`, [
-		`The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${why}`,
-		draft ? ADVICE[rerun] : 'Run it again later.',
-	], draft);
+export function fullRefusal(ctx: IExecuteFunctions, itemIndex: number, what: string, full: Room, rerun: Rerun): NodeOperationError {
+	return refusal(ctx, itemIndex, `${what}: today's spending cannot take another letter`, [fullLines(full), notSentAdvice(rerun, 'tomorrow or once the limit is raised')]);
+}
+
+/** The full day, once the day cannot take another letter (spendingRoom.ts), while the limit is the one that filled it. */
+export function dayFull(ctx: IExecuteFunctions, daily: number): Room | undefined {
+	return fullDay(ctx, Math.round(daily * PER_POUND));
+}
+
+/** Why a check could not read today's spending. */
+export function unreadLine(why: string): string {
+	return `The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${why}`;
+}
+
+export function spendingUnreadable(ctx: IExecuteFunctions, itemIndex: number, what: string, why: string, rerun: Rerun): NodeOperationError {
+	return refusal(ctx, itemIndex, `${what}: today's spending could not be read`, [unreadLine(why), notSentAdvice(rerun, 'later')]);
 }

@@ -63,10 +63,10 @@ export async function planConfirm(ctx: IExecuteFunctions, itemIndex: number, ask
 	if (ask.testmode === true || (perJob === undefined && daily === undefined)) return { kind: 'now', pass: issueConfirmPass('no limit applies') };
 	// This run already found today's spending unreadable: refuse before a draft is made that could not be confirmed.
 	const unread = daily === undefined ? undefined : unreadInRun(ctx);
-	if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, 'Nothing was sent for this item', unread, 'confirmsAgain');
+	if (unread !== undefined) throw spendingUnreadable(ctx, itemIndex, 'Nothing was sent for this item', unread, ask.rerun);
 	// This run found the day unable to take another letter: no draft is made, nothing is read, for the rest.
 	const full = daily === undefined ? undefined : dayFull(ctx, daily);
-	if (full) throw full(itemIndex, 'Nothing was sent for this item');
+	if (full) throw fullRefusal(ctx, itemIndex, 'Nothing was sent for this item', full, ask.rerun);
 	return { kind: 'checked', perJob, rerun: ask.rerun };
 }
 
@@ -84,11 +84,11 @@ const NO_TURN: LiveDraft = { metadata: {}, landed: () => undefined, release: () 
  * Before a draft is made for a confirm under the daily limit: waits for room (spendingRoom.ts), or refuses the item
  * with nothing sent once the day is full. The draft is a claim on the day from the moment it is made.
  */
-export async function roomForLiveDraft(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean): Promise<LiveDraft> {
+export async function roomForLiveDraft(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, rerun: Rerun): Promise<LiveDraft> {
 	const { daily } = await limitsOf(ctx, itemIndex, undefined);
 	if (testmode || daily === undefined) return NO_TURN;
 	const room = await roomForDraft(ctx, Math.round(daily * PER_POUND));
-	if (!('release' in room)) throw fullRefusal(ctx, itemIndex, 'Nothing was sent for this item', room);
+	if (!('release' in room)) throw fullRefusal(ctx, itemIndex, 'Nothing was sent for this item', room, rerun);
 	return { metadata: claimMetadata((await connectionSettings(ctx)).limitKey), claimedAt: Date.now(), ...room };
 }
 
@@ -100,9 +100,10 @@ export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: num
 	if (cost === undefined && !draft.testmode) {
 		// A price that cannot be read is not £0: no limit can be checked against it, so nothing is confirmed.
 		throw refusal(ctx, itemIndex, `Print job ${draft.id} (${letters(draft)}) was not confirmed: Intelliprint's answer did not give its price`, [
-			`The answer's cost was ${JSON.stringify(draft.cost ?? null)?.slice(0, 80)}, so it cannot be checked against the spending limit.`,
-			ADVICE[plan.rerun],
-			'Check the draft in Intelliprint before you confirm it by hand.',
+			draft.cost === undefined
+				? 'The answer had no cost at all, so it cannot be checked against the spending limit.'
+				: `The answer's cost was ${JSON.stringify(draft.cost)?.slice(0, 80)}, so it cannot be checked against the spending limit.`,
+			'It stays a draft: check its price in Intelliprint, and confirm it by hand (in Intelliprint or with Print Job → Confirm) if it is right.',
 		], draft);
 	}
 	const why = `Print job ${draft.id} (${letters(draft)}, ${pounds(cost ?? 0)} after tax) was not confirmed`;

@@ -12,6 +12,8 @@ export interface Room {
 	total: number;
 	limit: number;
 	letter: number;
+	/** How many processes (this one included) had claims waiting at the check: each drafts for its share of what is left. */
+	share?: number;
 }
 
 interface RunRoom {
@@ -50,10 +52,10 @@ function wake(room: RunRoom): void {
  * The day as this check saw it: the total after it (with other processes' claims), what of it is spent (confirmed,
  * or confirmed by this check), the limit, and the draft's cost per letter.
  */
-export function noteCheck(ctx: IExecuteFunctions, check: { total: number; spent: number; limit: number; cost: number; letters: number }): void {
+export function noteCheck(ctx: IExecuteFunctions, check: { total: number; spent: number; limit: number; cost: number; letters: number; share: number }): void {
 	const room = roomOf(ctx);
 	const letter = Math.min(check.cost / Math.max(1, check.letters), room.seen?.letter ?? Number.POSITIVE_INFINITY);
-	room.seen = { total: check.total, limit: check.limit, letter };
+	room.seen = { total: check.total, limit: check.limit, letter, share: check.share };
 	// Full once what is spent leaves less than a letter, after a confirm as after a refusal: the next item costs
 	// nothing. Not for another process's claims: those may be handed back, and the run's next draft looks again.
 	if (check.limit - check.spent < letter) room.full = { ...room.seen, total: check.spent };
@@ -83,7 +85,8 @@ export async function roomForDraft(ctx: IExecuteFunctions, limit: number): Promi
 		const full = fullDay(ctx, limit);
 		if (full) return full;
 		const seen = room.seen?.limit === limit ? room.seen : undefined;
-		if (room.waiting === 0 || (seen && seen.total + (room.waiting + 1) * seen.letter <= limit)) break;
+		// Processes drafting at once each take their share of what is left: together they make about as many drafts as fit.
+		if (room.waiting === 0 || (seen && (room.waiting + 1) * seen.letter <= (limit - seen.total) / (seen.share ?? 1))) break;
 		await room.moved;
 	}
 	room.waiting++;

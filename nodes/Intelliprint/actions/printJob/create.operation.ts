@@ -184,7 +184,7 @@ async function createJob(
 	let turn: LiveDraft | undefined;
 	try {
 		// Under a daily limit a draft is made only while there is room for it (none once the day is full), as a claim.
-		if (plan.kind === 'checked') turn = await roomForLiveDraft(ctx, itemIndex, testmode);
+		if (plan.kind === 'checked') turn = await roomForLiveDraft(ctx, itemIndex, testmode, plan.rerun);
 		if (turn?.claimedAt !== undefined) settings.metadata = { ...((settings.metadata as Record<string, string>) ?? {}), ...turn.metadata };
 		// The node's own metadata, on which a rerun's and other processes' view of this job rests.
 		const guarded: IDataObject = { ...(sentKey ? { [SENT_KEY_METADATA]: sentKey } : {}), ...(turn?.claimedAt !== undefined ? turn.metadata : {}) };
