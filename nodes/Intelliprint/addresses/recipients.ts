@@ -80,7 +80,7 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 		if (usedAsTool(ctx)) {
 			// In the labels of the tool's arguments, which errorForModel turns into their names. (The
 			// item holds the call's own bookkeeping, toolCallId and such: no use to the model.)
-			error.description = `Call the tool again with ${missing.map(([, , label]) => `"${label}"`).join(' and ')} filled in.`;
+			error.description = `Ask the user for the ${missing.map(([, what]) => what).join(' and ')} rather than guessing, then call the tool again with ${missing.map(([, , label]) => `"${label}"`).join(' and ')} filled in.`;
 			error.context.adviceForModel = true;
 		} else if (blank.length === missing.length) {
 			const which = blank.map(([, what]) => what).join(' and ');

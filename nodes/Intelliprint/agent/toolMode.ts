@@ -58,12 +58,13 @@ export function printJobSummary(job: IDataObject): string {
 		`${job.testmode ? 'Test' : 'Live'} print job ${String(job.id)}`,
 		`${letters} letter${letters === 1 ? '' : 's'}`,
 		job.confirmed ? 'confirmed' : 'a draft, not confirmed',
-		net ? `cost ${net}${gross ? ` (${gross} with VAT)` : ''}` : undefined,
+		// A test job costs nothing: its price is what the same job would cost live.
+		net ? (job.testmode ? `free (live, it would cost ${net}${gross ? `, ${gross} with VAT` : ''})` : `cost ${net}${gross ? ` (${gross} with VAT)` : ''}`) : undefined,
 	];
 	const after = job.testmode
 		? job.confirmed
-			? 'It is a test job: confirming it printed and posted nothing, and no letter will arrive. Test jobs are free and are never printed or posted.'
-			: 'Test jobs are free and are never printed or posted.'
+			? 'It is a test job: confirming it printed and posted nothing, and no letter will arrive.'
+			: 'Test jobs are never printed or posted.'
 		: job.confirmed
 			? 'It will be printed, posted and charged.'
 			: 'Nothing is printed or charged until it is confirmed.';
@@ -111,5 +112,8 @@ export function modelMessage(ctx: IExecuteFunctions, error: NodeError): string {
 /** A thrown error, worded for the model once, where it leaves the node. */
 export function errorForModel(ctx: IExecuteFunctions, error: NodeError): NodeError {
 	error.message = modelMessage(ctx, error);
+	// The message now holds the advice, in the model's argument names: n8n's execution view shows both, so the
+	// description would repeat it in the panel's labels.
+	error.description = null;
 	return error;
 }

@@ -162,15 +162,18 @@ export interface Undecided extends Place {
  * confirmed. Claims being decided (`deciding`), released ones and ones without a price are left out: none of those is
  * confirmed on a claim's check.
  */
-export function claimsOf(claims: Claims, inDay: Set<string>, deciding: Set<string>): { spent: number; undecided: Undecided[] } {
+export function claimsOf(claims: Claims, inDay: Set<string>, deciding: Set<string>): { spent: number; undecided: Undecided[]; rivals: number } {
 	let spent = 0;
 	const undecided: Undecided[] = [];
+	// Processes with claims of the horizon, decided or not: the ones drafting for the same day.
+	const rivals = new Set<string>();
 	for (const [id, claim] of claims) {
+		if (!claim.ownUndecided && !claim.ownConfirmed && claim.token !== RELEASED) rivals.add(claim.token);
 		if (claim.cost === undefined || claim.released || claim.ownUndecided || inDay.has(id) || deciding.has(id)) continue;
 		if (claim.isConfirmed || claim.ownConfirmed) spent += claim.cost;
 		else undecided.push({ id, created: claim.created, token: claim.token, cost: claim.cost });
 	}
-	return { spent, undecided };
+	return { spent, undecided, rivals: rivals.size };
 }
 
 /** The metadata that takes a handed-back claim up again, as this process's. */

@@ -136,6 +136,8 @@ interface Read {
 	spent: number;
 	/** Other processes' claims that may still be confirmed. */
 	undecided: Undecided[];
+	/** How many other processes made claims in the last quarter hour. */
+	rivals: number;
 }
 
 /** Today's confirmed total and the claims, once the list shows what it must. Throws why not. */
@@ -157,8 +159,8 @@ async function readDay(open: Waiting[]): Promise<Read> {
 	if (!claims) throw new Error(`Intelliprint has not listed the drafts this n8n made (${drafts.join(', ')}) within ${LISTING_WAIT_MS / 1000} seconds, so what other n8n processes are confirming is not known`);
 	// A claim past its window is decided as a confirm made alone: it holds no place in the line.
 	for (const ask of open) ask.place = fresh(ask) ? { created: claims.get(ask.draft.id)?.created ?? Number.POSITIVE_INFINITY, token: ownToken(limitKey), id: ask.draft.id } : undefined;
-	const { spent, undecided } = claimsOf(claims, today.ids, new Set(open.map((ask) => ask.draft.id)));
-	return { day, spent: today.total + spent, undecided };
+	const { spent, undecided, rivals } = claimsOf(claims, today.ids, new Set(open.map((ask) => ask.draft.id)));
+	return { day, spent: today.total + spent, undecided, rivals };
 }
 
 type Verdict = 'confirm' | 'refuse' | 'wait' | 'yield';
@@ -207,7 +209,7 @@ async function decide(batch: Waiting[]): Promise<void> {
 		let moved = false;
 		// The run's room (spendingRoom.ts) counts the claims other processes may still confirm: it makes no draft for them.
 		const others = read.undecided.reduce((sum, claim) => sum + claim.cost, 0);
-		const share = new Set(read.undecided.map((claim) => claim.token)).size + 1;
+		const share = read.rivals + 1;
 		for (const ask of [...open].sort((a, b) => (a.place && b.place ? (before(a.place, b.place) ? -1 : 1) : a.place ? -1 : 1))) {
 			// A claim stepped aside waits until every claim that was ahead of it is decided, then takes its place back.
 			if (ask.yielded) {

@@ -11,6 +11,8 @@ export interface IntelliprintErrorBody {
 /** What the answer told: a field named, the request ID, the status. */
 interface Known {
 	param?: string;
+	/** The request's path below the base URL, e.g. `/mailing_lists/mal_1`: what kind of ID or field it was about. */
+	path?: string;
 	/** From the `request-id` header the API contract's error-answers expects (contract.ts). */
 	requestId?: string;
 	status: number;
@@ -24,13 +26,24 @@ interface Explanation {
 // Advice about "that field" only fits when the API named one.
 const NO_FIELD = 'Intelliprint named no field, so';
 
+/** How the IDs of what a path is about begin. */
+function idKinds(path: string | undefined): string {
+	if (path?.startsWith('/mailing_lists/') && path.includes('/recipients/')) return 'mailing lists start with "mal_"; check the recipient ID too';
+	if (path?.startsWith('/mailing_lists')) return 'mailing lists start with "mal_"';
+	if (path?.startsWith('/backgrounds')) return 'backgrounds start with "bg_"';
+	if (path?.startsWith('/prints')) return 'print jobs start with "print_"';
+	return 'print jobs start with "print_", backgrounds with "bg_", mailing lists with "mal_"';
+}
+
 const EXPLANATIONS: Record<string, Explanation> = {
 	parameter_missing: {
 		message: ({ param }) => (param ? `Intelliprint needs a value for "${param}"` : 'Intelliprint is missing a required value'),
-		hint: ({ param }) =>
-			param
-				? 'Fill in that field in the node (for a file, check that the input item has the binary property).'
-				: `${NO_FIELD} check that the node's required fields have a value for this item (for a file, that the input item has the binary property).`,
+		hint: ({ param, path }) => {
+			// Only print jobs and backgrounds take files: elsewhere a missing binary property is not the cause.
+			const file = /^\/(prints|backgrounds)\b/.test(path ?? '') && (!param || /file|document/.test(param));
+			const binary = file ? ' (for a file, check that the input item has the binary property)' : '';
+			return param ? `Fill in that field in the node${binary}.` : `${NO_FIELD} check that the node's required fields have a value for this item${binary}.`;
+		},
 	},
 	parameter_invalid: {
 		message: ({ param, status }) => (param ? `Intelliprint refused the value given for "${param}"` : `Intelliprint refused the request (HTTP ${status})`),
@@ -72,7 +85,7 @@ const EXPLANATIONS: Record<string, Explanation> = {
 	},
 	not_found: {
 		message: () => 'Intelliprint has nothing with that ID',
-		hint: 'Check the ID (print jobs start with "print_", backgrounds with "bg_") and that it belongs to this account.',
+		hint: ({ path }) => `Check the ID (${idKinds(path)}) and that it belongs to this account.`,
 	},
 	rate_limited: {
 		message: () => 'Intelliprint is rate limiting this API key',
@@ -138,14 +151,17 @@ export function apiError(
 	requestId: string | undefined,
 	itemIndex: number | undefined,
 	extraHint?: string,
+	path?: string,
 ): NodeApiError {
 	// The credential test hands the body over as its HTTP helper left it: text, bytes or parsed JSON.
 	const answer = typeof body === 'string' || Buffer.isBuffer(body) || body instanceof ArrayBuffer ? (parseJson(body) ?? bodyText(body)) : body;
 	const said = intelliprintWords(answer);
+	// A web page or a bare text is a proxy's or gateway's; JSON, or an answer with a request ID, may be Intelliprint's own.
+	const unsure = !said && ((typeof answer === 'object' && answer !== null) || requestId !== undefined);
 	// The code the answer implies drives the node's own decisions (e.g. a smaller request on body_too_large).
 	const code = said?.code ?? BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'parameter_invalid');
 	const explanation = EXPLANATIONS[code] ?? EXPLANATIONS.parameter_invalid;
-	const known: Known = { param: said?.param, requestId, status };
+	const known: Known = { param: said?.param, path, requestId, status };
 	const hint = typeof explanation.hint === 'string' ? explanation.hint : explanation.hint(known);
 	const details = said
 		? [
@@ -155,11 +171,17 @@ export function apiError(
 				extraHint ?? hint,
 			]
 		: [
-				`A proxy, gateway or load balancer answered with HTTP ${status}${foreignWords(answer)}`,
+				unsure
+					? `An answer in another form came back with HTTP ${status}${foreignWords(answer)}: Intelliprint itself or something between n8n and Intelliprint (a proxy or gateway) may have sent it`
+					: `A proxy, gateway or load balancer answered with HTTP ${status}${foreignWords(answer)}`,
 				requestId ? `Request ID: ${requestId}` : undefined,
 				extraHint ?? foreignHint(status),
 			];
-	const message = said ? explanation.message(known) : `The answer came from something between n8n and Intelliprint, not from Intelliprint (HTTP ${status})`;
+	const message = said
+		? explanation.message(known)
+		: unsure
+			? `The answer was not in Intelliprint's error form (HTTP ${status})`
+			: `The answer came from something between n8n and Intelliprint, not from Intelliprint (HTTP ${status})`;
 	const apiError = new NodeApiError(node, (said ? answer : {}) as JsonObject, {
 		message,
 		// Joined as sentences: the API's message often ends with its own full stop.

@@ -83,7 +83,7 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 	if (retryAfter !== undefined && status >= 500) {
 		hints.push(`The server asks to try again after ${new Date(Date.now() + retryAfter).toISOString().replace(/\.\d+Z$/, 'Z')}.`);
 	}
-	const error = apiError(node, status, parseJson(response.body) ?? bodyText(response.body), header(response, 'request-id'), request.itemIndex, hints.join(' ') || undefined);
+	const error = apiError(node, status, parseJson(response.body) ?? bodyText(response.body), header(response, 'request-id'), request.itemIndex, hints.join(' ') || undefined, request.path);
 	if (status >= 500 && !repeatable) error.context.mayHaveActed = true;
 	throw error;
 }

@@ -54,7 +54,9 @@ describe('what an AI agent reads', () => {
 			typeVersion: 1.2, asTool: true, items: [{ json: {} }],
 			parameters: { ...letter, recipientName: 'Ada', recipientAddress: '1 High Street', recipientPostcode: '={{ "" }}' },
 		});
-		expect(error?.message).toBe('The tool call has no postcode for its letter. Call the tool again with the argument "recipient_postcode" filled in.');
+		expect(error?.message).toBe('The tool call has no postcode for its letter. Ask the user for the postcode rather than guessing, then call the tool again with the argument "recipient_postcode" filled in.');
+		// n8n's execution view shows the description under the message: it must not say the same again in the panel's labels.
+		expect(error?.description ?? undefined).toBeUndefined();
 	});
 
 	it('confirming a test job says no letter will arrive', async () => {

@@ -12,7 +12,7 @@ const asTool = (parameters: INode['parameters']) =>
 describe('what an AI agent is told', () => {
 	it('sums up a print job in words: test or live, draft or confirmed, and its cost', () => {
 		expect(printJobSummary({ id: 'print_a', testmode: true, confirmed: false, letter_count: 1, cost_gbp: 0.85, cost_after_tax_gbp: 1.02 })).toBe(
-			'Test print job print_a, 1 letter, a draft, not confirmed, cost £0.85 (£1.02 with VAT). Test jobs are free and are never printed or posted.',
+			'Test print job print_a, 1 letter, a draft, not confirmed, free (live, it would cost £0.85, £1.02 with VAT). Test jobs are never printed or posted.',
 		);
 		expect(printJobSummary({ id: 'print_b', testmode: false, confirmed: true, letters: [{}, {}], cost: { amount: 170000000, after_tax: 204000000 } })).toBe(
 			'Live print job print_b, 2 letters, confirmed, cost £1.70 (£2.04 with VAT). It will be printed, posted and charged.',

@@ -77,13 +77,23 @@ describe('an answer that is not Intelliprint\'s is never quoted as Intelliprint\
 	it('JSON in another shape, and plain text: quoted as the other server\'s words', async () => {
 		api.fake.faults.push({ method: 'GET', path: /\/prints\//, status: 504, body: { text: JSON.stringify({ message: 'Endpoint request timed out' }), contentType: 'application/json' }, times: 4, retryAfter: 'none' });
 		const json = await api.run({ parameters: get });
-		expect(json.error?.description).toContain('answered with HTTP 504, saying "Endpoint request timed out"');
+		// JSON may be Intelliprint's own in another form: where it came from is not stated as fact.
+		expect(json.error?.message).toBe("The answer was not in Intelliprint's error form (HTTP 504)");
+		expect(json.error?.description).toContain('An answer in another form came back with HTTP 504, saying "Endpoint request timed out": Intelliprint itself or something between');
 		expect(json.error?.description).not.toContain('Intelliprint said');
 		api.fake.faults.push({ method: 'GET', path: /\/prints\//, status: 403, body: { text: 'Request blocked by the firewall', contentType: 'text/plain' }, times: 1 });
 		const text = await api.run({ parameters: get });
 		expect(text.error?.message).toBe(`${between} (HTTP 403)`);
 		expect(text.error?.description).toContain('saying "Request blocked by the firewall"');
 		expect(text.error?.description).not.toMatch(/Intelliprint said|account owner/);
+	});
+
+	it('JSON with a message and a request ID: named as an answer in another form, with its request ID, not as a proxy', async () => {
+		api.fake.faults.push({ method: 'GET', path: /\/prints\//, status: 500, headers: { 'request-id': 'req_json1' }, body: { text: JSON.stringify({ message: 'Upstream failed' }), contentType: 'application/json' }, times: 4, retryAfter: 'none' });
+		const { error } = await api.run({ parameters: get });
+		expect(error?.message).toBe("The answer was not in Intelliprint's error form (HTTP 500)");
+		expect(error?.description).toContain('Request ID: req_json1');
+		expect(error?.description).not.toMatch(/A proxy, gateway or load balancer answered/);
 	});
 
 	it('in the credential test too', async () => {

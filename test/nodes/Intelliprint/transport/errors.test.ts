@@ -61,6 +61,17 @@ describe('API errors become messages that say what happened and what to do', () 
 		expect(error?.context).toMatchObject({ code, itemIndex: 0, ...(param ? { param } : {}) });
 	});
 
+	it('advice that fits what the request was about: a mailing list\'s ID, a field that is no file', async () => {
+		const list = { resource: 'mailingList', operation: 'get', mailingList: byId('mal_nope') };
+		const missing = await api.run({ parameters: list });
+		expect(missing.error?.description).toContain('Check the ID (mailing lists start with "mal_") and that it belongs to this account.');
+		expect(missing.error?.description).not.toMatch(/print_|bg_/);
+		api.fake.faults.push({ method: 'GET', status: 400, times: 1, error: { type: 'invalid_request_error', code: 'parameter_missing', message: 'Missing name.', param: 'name' } });
+		const field = await api.run({ parameters: list });
+		expect(field.error?.description).toContain('Fill in that field in the node.');
+		expect(field.error?.description).not.toContain('binary property');
+	});
+
 	it('rate limiting that outlasts every wait: only "Give Up Waiting After" ends it, not a count of retries', async () => {
 		api.fake.faults.push({ method: 'GET', status: 429, headers: { 'retry-after': '0' }, times: 1000 });
 		const started = Date.now();
@@ -129,20 +140,26 @@ describe('API errors become messages that say what happened and what to do', () 
 });
 
 describe('an error answer not in the API shape (a proxy, a gateway) keeps what the server said, and invents no code', () => {
-	const answers: Array<[string, number, { text: string; contentType: string }, string]> = [
-		['{"message": …} on a 400', 400, { text: JSON.stringify({ message: 'Postcode not recognised' }), contentType: 'application/json' }, ', saying "Postcode not recognised"'],
-		['a bare string on a 400', 400, { text: 'Request blocked by the firewall', contentType: 'text/plain' }, ', saying "Request blocked by the firewall"'],
-		['a 500 with a message', 500, { text: JSON.stringify({ message: 'Database unavailable' }), contentType: 'application/json' }, ', saying "Database unavailable"'],
-		['an HTML 502 page', 502, { text: '<html><body><h1>502 Bad Gateway</h1></body></html>', contentType: 'text/html' }, ' and a web page'],
+	// A page or bare text is a proxy's; JSON in another shape may be Intelliprint's own, so its origin is left open.
+	const answers: Array<[string, number, { text: string; contentType: string }, string, boolean]> = [
+		['{"message": …} on a 400', 400, { text: JSON.stringify({ message: 'Postcode not recognised' }), contentType: 'application/json' }, ', saying "Postcode not recognised"', true],
+		['a bare string on a 400', 400, { text: 'Request blocked by the firewall', contentType: 'text/plain' }, ', saying "Request blocked by the firewall"', false],
+		['a 500 with a message', 500, { text: JSON.stringify({ message: 'Database unavailable' }), contentType: 'application/json' }, ', saying "Database unavailable"', true],
+		['an HTML 502 page', 502, { text: '<html><body><h1>502 Bad Gateway</h1></body></html>', contentType: 'text/html' }, ' and a web page', false],
 	];
-	for (const [label, status, body, said] of answers) {
+	for (const [label, status, body, said, json] of answers) {
 		it(label, async () => {
 			api.fake.faults.push({ method: 'GET', path: /\/prints\//, status, body, times: 4, retryAfter: 'none' });
 			const { error } = await api.run({ parameters: get });
 			// Not Intelliprint's shape, so never quoted as Intelliprint's words.
-			expect(error?.description).toContain(`A proxy, gateway or load balancer answered with HTTP ${status}${said}.`);
 			expect(error?.description).not.toMatch(/Intelliprint said|Code: |param/);
-			expect(error?.message).toBe(`The answer came from something between n8n and Intelliprint, not from Intelliprint (HTTP ${status})`);
+			if (json) {
+				expect(error?.description).toContain(`An answer in another form came back with HTTP ${status}${said}: Intelliprint itself or something between`);
+				expect(error?.message).toBe(`The answer was not in Intelliprint's error form (HTTP ${status})`);
+			} else {
+				expect(error?.description).toContain(`A proxy, gateway or load balancer answered with HTTP ${status}${said}.`);
+				expect(error?.message).toBe(`The answer came from something between n8n and Intelliprint, not from Intelliprint (HTTP ${status})`);
+			}
 		});
 	}
 });

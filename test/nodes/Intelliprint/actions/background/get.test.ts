@@ -17,6 +17,6 @@ describe('Background → Get', () => {
 	it('says plainly when the background does not exist', async () => {
 		const { error } = await api.run({ parameters: { resource: 'background', operation: 'get', background: backgroundById('bg_unknown1') } });
 		expect(error?.message).toBe('Intelliprint has nothing with that ID');
-		expect(error?.description).toContain('backgrounds with "bg_"');
+		expect(error?.description).toContain('backgrounds start with "bg_"');
 	});
 });
