@@ -266,3 +266,37 @@ describe('what a refusal tells the user', () => {
 		expect(error?.description).toContain(`Drafts (not confirmed, nothing charged): item 3 → ${jobs[2].id}.`);
 	});
 });
+
+describe('advice followed to the letter posts nothing twice', () => {
+	const api = useFakeApi();
+	const rowsNamed = (names: string[]) => names.map((name, i) => ({ json: { name, address: `${i + 1} High Street\nLeeds`, postcode: 'LS1 4AP' } }));
+	const letters = (names: string[]) => api.fake.createdPrintJobs().filter((job) => job.confirmed && job.letters.some((letter) => names.includes(letter.address.name))).length;
+
+	it('without a key: the refused items say to run only them again; done so once the limit allows, each name has one letter', async () => {
+		const names = ['Kay One', 'Kay Two', 'Kay Three'];
+		const limit = Math.round((liveConfirmedGbp(api.fake) + 1.5) * 100) / 100;
+		const first = await api.run({ parameters: liveCreate({ options: { parallelItems: 1 } }), items: rowsNamed(names), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		const refused = first.items.filter((item) => item.json.error);
+		expect(refused).toHaveLength(2);
+		for (const item of refused) expect(String(item.json.description)).toMatch(/run only the items that were not sent/);
+		// As advised: only the refused items, once the limit allows.
+		const again = rowsNamed(names).filter((_, i) => refused.some((item) => (item.pairedItem as { item: number }).item === i));
+		const rerun = await api.run({ parameters: liveCreate({ options: { parallelItems: 1 } }), items: again, continueOnFail: true, credentials: { dailySpendingLimit: limit + 5 } });
+		expect(errors(rerun.items)).toEqual([]);
+		expect(names.map((name) => letters([name]))).toEqual([1, 1, 1]);
+	});
+
+	it('with a key: the refused items say to run the workflow again; done so whole once the limit allows, each name has one letter', async () => {
+		const names = ['Lee One', 'Lee Two', 'Lee Three'];
+		const parameters = liveCreate({ options: { parallelItems: 1, sentKey: '={{ $json.name }}' } });
+		const limit = Math.round((liveConfirmedGbp(api.fake) + 1.5) * 100) / 100;
+		const first = await api.run({ parameters, items: rowsNamed(names), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		const refused = first.items.filter((item) => item.json.error);
+		expect(refused).toHaveLength(2);
+		for (const item of refused) expect(String(item.json.description)).toMatch(/Run the workflow again tomorrow or once the limit is raised: with Skip Items Already Sent, the rerun sends only the items not sent\./);
+		const rerun = await api.run({ parameters, items: rowsNamed(names), continueOnFail: true, credentials: { dailySpendingLimit: limit + 5 } });
+		expect(errors(rerun.items)).toEqual([]);
+		expect(rerun.items.map((item) => item.json.already_sent === true)).toEqual([true, false, false]);
+		expect(names.map((name) => letters([name]))).toEqual([1, 1, 1]);
+	});
+});
