@@ -1,16 +1,16 @@
 import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { apiRequest, EXPECT } from '../transport';
 import { issueConfirmPass } from '../transport/confirmPass';
 import type { PrintJob } from '../results';
 import { asNodeError } from '../results';
-import { before, claimsOf, claimsShowing, CLAIM_CONFIRM_WINDOW_MS, countOwnClaim, ownToken, reclaimedMetadata, releasedMetadata, type Place, type Undecided } from './claims';
-import { dayShowing, ukMidnight } from './spendingDay';
+import { before, CLAIM_CONFIRM_WINDOW_MS, countOwnClaim, releasedMetadata, type Place } from './claims';
+import { readTurn, stepAside, takeBack, verdictOf, type Read } from './turns';
+import { ukMidnight } from './spendingDay';
 import { LISTING_WAIT_MS } from './listingWait';
 import { draftsLanded, noteCheck } from './spendingRoom';
-import { dayFull, fullLines, refusal, unreadLine, ADVICE, type Rerun } from './refusals';
-import { PER_POUND, pounds } from '../values';
+import { dayFull, fullLines, overLimit, refusal, stuckWhy, unreadLine, ADVICE, type Refusing, type Rerun } from './refusals';
+import { PER_POUND } from '../values';
 import { updatePrintJob } from './updatePrintJob';
 
 /**
@@ -97,12 +97,6 @@ async function drain(queue: { asks: Waiting[]; busy: boolean }): Promise<void> {
 	}
 }
 
-/** A refusal's words; the advice for its draft is added by refuse. */
-interface Refusing {
-	message: string;
-	lines: string[];
-}
-
 /**
  * Refuses an ask; its draft stays, named on the item. A claim refused is handed back first, so that other processes
  * stop counting it.
@@ -130,55 +124,16 @@ function refusedAtOnce(ask: Waiting): Refusing | undefined {
 	return unread === undefined ? undefined : { message: `${message}: today's spending could not be read`, lines: [unreadLine(unread)] };
 }
 
-interface Read {
-	day: number;
-	/** Today's confirmed total, with the confirmed claims the day's list does not show yet. */
-	spent: number;
-	/** Other processes' claims that may still be confirmed. */
-	undecided: Undecided[];
-	/** How many other processes made claims in the last quarter hour. */
-	rivals: number;
-}
-
-/** Today's confirmed total and the claims, once the list shows what it must. Throws why not. */
+/** Today's confirmed total and the claims, once the list shows what it must (turns.ts). Throws why not. */
 async function readDay(open: Waiting[]): Promise<Read> {
 	const [{ ctx, itemIndex, limitKey }] = open;
 	const day = ukMidnight();
-	let own = lastConfirm.get(limitKey);
-	if (own?.day !== day) own = undefined;
-	if (own?.unsure) {
-		// A confirm whose answer was lost: if the API did not act on it, there is nothing to wait for.
-		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${own.id}`, itemIndex });
-		if (!job.confirmed) own = undefined;
-	}
-	const today = await dayShowing(ctx, itemIndex, day, own?.id);
-	// Past the API contract's listing-delay (transport/contract.ts) the check fails closed.
-	if (!today) throw new Error(`Intelliprint has not listed print job ${own!.id}, which this n8n confirmed, within ${LISTING_WAIT_MS / 1000} seconds, so today's total is not known`);
+	const own = lastConfirm.get(limitKey);
 	const drafts = open.filter((ask) => fresh(ask) && !ask.yielded).map((ask) => ask.draft.id);
-	const claims = await claimsShowing(ctx, itemIndex, limitKey, drafts);
-	if (!claims) throw new Error(`Intelliprint has not listed the drafts this n8n made (${drafts.join(', ')}) within ${LISTING_WAIT_MS / 1000} seconds, so what other n8n processes are confirming is not known`);
+	const read = await readTurn(ctx, itemIndex, limitKey, day, own?.day === day ? own : undefined, drafts, open.map((ask) => ask.draft.id));
 	// A claim past its window is decided as a confirm made alone: it holds no place in the line.
-	for (const ask of open) ask.place = fresh(ask) ? { created: claims.get(ask.draft.id)?.created ?? Number.POSITIVE_INFINITY, token: ownToken(limitKey), id: ask.draft.id } : undefined;
-	const { spent, undecided, rivals } = claimsOf(claims, today.ids, new Set(open.map((ask) => ask.draft.id)));
-	return { day, spent: today.total + spent, undecided, rivals };
-}
-
-type Verdict = 'confirm' | 'refuse' | 'wait' | 'yield';
-
-/**
- * One ask's verdict on a read, with `total` what is spent or approved before it. Every other process's claim that may
- * still be confirmed counts against a confirm, so no two processes pass the limit together (docs/spending-limits.md).
- * Where only such claims stand in the way, the line decides who goes: an ask that fits with the claims ahead of it
- * waits for those behind it to step aside, and one that does not steps aside (its claim is handed back until the
- * claims ahead of it are decided). A confirm made alone holds no place: it waits for every claim.
- */
-function verdictOf(ask: Waiting, total: number, undecided: Undecided[]): { verdict: Verdict; ahead: Undecided[] } {
-	const limit = limitOf(ask);
-	const ahead = undecided.filter((claim) => !ask.place || before(claim, ask.place));
-	const sum = (claims: Undecided[]) => claims.reduce((all, claim) => all + claim.cost, 0);
-	if (total + sum(undecided) + ask.cost <= limit) return { verdict: 'confirm', ahead };
-	if (total + ask.cost > limit) return { verdict: 'refuse', ahead };
-	return { verdict: ask.place && total + sum(ahead) + ask.cost > limit ? 'yield' : 'wait', ahead };
+	for (const ask of open) ask.place = fresh(ask) ? read.places.get(ask.draft.id) : undefined;
+	return read;
 }
 
 /**
@@ -213,20 +168,21 @@ async function decide(batch: Waiting[]): Promise<void> {
 		for (const ask of [...open].sort((a, b) => (a.place && b.place ? (before(a.place, b.place) ? -1 : 1) : a.place ? -1 : 1))) {
 			// A claim stepped aside waits until every claim that was ahead of it is decided, then takes its place back.
 			if (ask.yielded) {
-				if (!ask.yielded.some((id) => read.undecided.some((claim) => claim.id === id))) moved = (await takeBack(ask)) || moved;
+				const back = ask.yielded.some((id) => read.undecided.some((claim) => claim.id === id)) ? undefined : await takeBack(ask.ctx, ask.itemIndex, ask.draft, ask.limitKey);
+				if (back) [ask.draft, ask.yielded, moved] = [back, undefined, true];
 				next.push(ask);
 				continue;
 			}
-			const { verdict, ahead } = verdictOf(ask, total, read.undecided);
+			const { verdict, ahead } = verdictOf({ cost: ask.cost, limit: limitOf(ask), place: ask.place }, total, read.undecided);
 			if (verdict === 'confirm') {
 				total += ask.cost;
 				noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: total + others, spent: total, share });
 				approved.push(ask);
 			} else if (verdict === 'refuse') {
 				noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: total + others, spent: total, share });
-				await refuse(ask, overLimit(ask, total));
+				await refuse(ask, overLimit(ask.why, limitOf(ask), total, ask.cost));
 			} else {
-				if (verdict === 'yield') moved = (await stepAside(ask, ahead)) || moved;
+				if (verdict === 'yield' && (await stepAside(ask.ctx, ask.itemIndex, ask.draft))) [ask.yielded, moved] = [ahead.map((claim) => claim.id), true];
 				next.push(ask);
 				continue;
 			}
@@ -238,7 +194,7 @@ async function decide(batch: Waiting[]): Promise<void> {
 		lastSeen.set(open[0].limitKey, seen);
 		open = next;
 		if (open.length === 0) return;
-		if (Date.now() - stuckSince > LISTING_WAIT_MS) return await refuseStuck(open, read.undecided);
+		if (Date.now() - stuckSince > LISTING_WAIT_MS) return await refuseUnread(open, new Error(stuckWhy(read.undecided.map((claim) => claim.id), LISTING_WAIT_MS)));
 		await sleep(pause);
 		pause = moved ? 200 : Math.min(pause * 2, 2_000);
 	}
@@ -247,35 +203,6 @@ async function decide(batch: Waiting[]): Promise<void> {
 /** The undecided claims the last read saw, per credential: a change in them is progress, however slow. */
 const lastSeen = new Map<string, string>();
 
-/** Hands a claim back while the claims ahead of it are decided; false when the hand-back itself failed. */
-async function stepAside(ask: Waiting, ahead: Undecided[]): Promise<boolean> {
-	try {
-		await updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated');
-		ask.yielded = ahead.map((claim) => claim.id);
-		return true;
-	} catch {
-		// Still a claim: others count it, and this ask waits as one that fits would.
-		return false;
-	}
-}
-
-/** Takes a claim handed back up again: it is checked on the next read, once listed as this process's again. */
-async function takeBack(ask: Waiting): Promise<boolean> {
-	try {
-		ask.draft = await updatePrintJob(ask.ctx, ask.draft.id, { metadata: reclaimedMetadata(ask.draft, ask.limitKey) }, ask.itemIndex, 'updated');
-		ask.yielded = undefined;
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-function overLimit(ask: Waiting, total: number): Refusing {
-	return {
-		message: `${ask.why}: it would take today's spending over the daily limit of ${pounds(limitOf(ask))}`,
-		lines: [`Confirmed today (UK time) so far: ${pounds(total)}; with this job ${pounds(total + ask.cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`],
-	};
-}
 
 /** Fail closed, and fast: the items already waiting behind these are refused at once with the same words. */
 async function refuseUnread(open: Waiting[], error: Error): Promise<void> {
@@ -287,11 +214,6 @@ async function refuseUnread(open: Waiting[], error: Error): Promise<void> {
 	}
 }
 
-/** Other processes' claims decided nothing for LISTING_WAIT_MS: what is left is refused, named with them. */
-async function refuseStuck(open: Waiting[], undecided: Undecided[]): Promise<void> {
-	const ids = undecided.slice(0, 5).map((claim) => claim.id).join(', ');
-	await refuseUnread(open, new Error(`drafts of other n8n processes (${ids}${undecided.length > 5 ? ' …' : ''}) were neither confirmed nor handed back within ${LISTING_WAIT_MS / 1000} seconds`));
-}
 
 async function confirmApproved(ask: Waiting, day: number): Promise<void> {
 	// Past its window a claim may no longer be counted by others: it waits for a read of its own.

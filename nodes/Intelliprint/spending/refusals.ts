@@ -70,3 +70,22 @@ export function unreadLine(why: string): string {
 export function spendingUnreadable(ctx: IExecuteFunctions, itemIndex: number, what: string, why: string, rerun: Rerun): NodeOperationError {
 	return refusal(ctx, itemIndex, `${what}: today's spending could not be read`, [unreadLine(why), notSentAdvice(rerun, 'later')]);
 }
+
+/** A refusal's words, to which its draft's advice is added where the refusal is made (confirmLine.ts). */
+export interface Refusing {
+	message: string;
+	lines: string[];
+}
+
+/** A job that would take the day over the limit, with what was confirmed so far (amounts with 8 implied decimals). */
+export function overLimit(why: string, limit: number, total: number, cost: number): Refusing {
+	return {
+		message: `${why}: it would take today's spending over the daily limit of ${pounds(limit)}`,
+		lines: [`Confirmed today (UK time) so far: ${pounds(total)}; with this job ${pounds(total + cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`],
+	};
+}
+
+/** Why a check gave up: other processes' claims, named, decided nothing for `waitMs`. */
+export function stuckWhy(ids: string[], waitMs: number): string {
+	return `drafts of other n8n processes (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ' …' : ''}) were neither confirmed nor handed back within ${waitMs / 1000} seconds`;
+}
