@@ -56,7 +56,7 @@ export const DETAILS: Record<AssumptionId, AssumptionDetails> = {
 		onBreach: 'The read stops with a message; nothing that depends on it is sent.',
 	},
 	'listing-delay': {
-		usedBy: ['spending/listingWait.ts', 'spending/confirmLine.ts'],
+		usedBy: ['spending/listingWait.ts', 'spending/turns.ts'],
 		ifBroken: 'A check that cannot see its own drafts or last confirm cannot tell what other processes saw of them.',
 		checked: "Every check under the daily limit waits (0.2, 0.4 … 2 s apart) until the list shows this process's own drafts and last confirm.",
 		onBreach: "After 30 seconds the check refuses: nothing is confirmed, each item names its draft.",
