@@ -11,3 +11,4 @@ export * from './spendingDay';
 export * from './spendingRoom';
 export { CLAIM_METADATA } from './claims';
 export * from './updatePrintJob';
+export { namingEarlierDraft } from './refusals';

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PrintJob } from '../results';
@@ -88,4 +88,15 @@ export function overLimit(why: string, limit: number, total: number, cost: numbe
 /** Why a check gave up: other processes' claims, named, decided nothing for `waitMs`. */
 export function stuckWhy(ids: string[], waitMs: number): string {
 	return `drafts of other n8n processes (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ' …' : ''}) were neither confirmed nor handed back within ${waitMs / 1000} seconds`;
+}
+
+/**
+ * A keyed item refused before anything was made for it, whose key names a draft an earlier run left (a limit held it
+ * back): the refusal names that draft, on the error item too, so nobody makes it again by hand.
+ */
+export function namingEarlierDraft(error: NodeError, draft: PrintJob): NodeError {
+	const cost = priceAfterTax(draft);
+	error.description = `${error.description ?? ''} An earlier run holds draft ${draft.id} for this item (${letters(draft)}${cost === undefined ? '' : `, ${pounds(cost)} after tax`}, not confirmed): it stays a draft, and once the limit allows, a rerun confirms it rather than making another.`.trim();
+	error.context.heldDraft = { id: draft.id, costGbp: cost === undefined ? null : cost / PER_POUND };
+	return error;
 }

@@ -9,7 +9,7 @@ import { addressDigest, explainTooLarge, planParts, sentPartsOf, type MailRunPar
 import { printJobItems, type PrintJob } from '../../results';
 import { buildPrintJobBody } from '../../building';
 import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses';
-import { confirmById, confirmWithinLimits, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
+import { confirmById, confirmWithinLimits, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
 import { apiRequest, createBody, EXPECT, keptMetadataOrThrow, refuseWhereMetadataDropped, type FormObject } from '../../transport';
 import { printJobOutputFields } from '../common.descriptions';
@@ -171,7 +171,16 @@ async function createJob(
 	// A mail run's parts carry keys of their own (see mailRunParts.ts).
 	const sentKey = part ? part.sentKey : options.sentKey ? sentKeyOf(ctx, itemIndex, options.sentKey) : undefined;
 	// Under spending limits a live job is made as a draft and confirmed only once its cost is known to fit.
-	const plan = await confirmPlanOf(ctx, itemIndex, Boolean(sentKey));
+	let plan: ConfirmPlan;
+	try {
+		plan = await confirmPlanOf(ctx, itemIndex, Boolean(sentKey));
+	} catch (refused) {
+		// Refused before anything is made (the day full, or unreadable): a keyed item says what an earlier run left for it.
+		const found = sentKey && !part && (refused as NodeError).context?.rerunAdvised ? (await sentKeysFound(ctx, itemIndex, testmode, Number(options.sentKeyLookBackDays) || 30)).get(sentKey) : undefined;
+		const job = found ? await sentJobStill(ctx, itemIndex, found, sentKey!, testmode) : undefined;
+		if (job?.confirmed) return await sentJobItems(ctx, job, itemIndex, fromItems, { kind: 'draft' });
+		throw job ? namingEarlierDraft(refused as NodeError, job) : refused;
+	}
 	const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: plan.kind === 'now' });
 	applyTypeOptions(settings, options, type);
 	// An item's key is looked up by reference in a new process; a mail run's parts are found by reading the window.

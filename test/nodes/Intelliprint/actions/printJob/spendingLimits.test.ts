@@ -300,3 +300,28 @@ describe('advice followed to the letter posts nothing twice', () => {
 		expect(names.map((name) => letters([name]))).toEqual([1, 1, 1]);
 	});
 });
+
+describe('a keyed rerun refused before anything is made says what an earlier run left for each item', () => {
+	const api = useFakeApi();
+
+	it('a job already sent comes out as sent, a draft held back is named on its error item', async () => {
+		const parameters = (extra: Record<string, unknown>) => liveCreate({ options: { parallelItems: 1, sentKey: '={{ $json.name }}' }, ...extra });
+		const sent = await api.run({ parameters: parameters({}), items: rows(1) });
+		// Drafts an earlier run left (here made as drafts; a limit leaves them so too).
+		await api.run({ parameters: parameters({ confirmed: false }), items: rows(4).slice(1) });
+		const drafts = api.fake.createdPrintJobs().slice(-3).map((job) => job.id);
+		const limit = Math.round((liveConfirmedGbp(api.fake) + 0.5) * 100) / 100;
+		const { items } = await api.run({ parameters: parameters({}), items: rows(4), continueOnFail: true, credentials: { dailySpendingLimit: limit } });
+		expect(items[0].json).toMatchObject({ id: sent.items[0].json.id, already_sent: true, confirmed: true });
+		// The first draft is refused by the check itself (naming it); that check filled the day, so the others are refused
+		// before anything is made, and each names the draft an earlier run holds for it.
+		expect(items[1].json).toMatchObject({ draft_id: drafts[0] });
+		for (const [i, item] of items.slice(2).entries()) {
+			expect(item.json.error).toBe("Nothing was sent for this item: today's spending cannot take another letter");
+			expect(String(item.json.description)).toContain(`An earlier run holds draft ${drafts[i + 1]} for this item (1 letter, £1.02 after tax, not confirmed)`);
+			expect(item.json).toMatchObject({ draft_id: drafts[i + 1], draft_cost_after_tax_gbp: 1.02 });
+		}
+		expect(api.fake.createdPrintJobs().slice(-3).map((job) => job.confirmed)).toEqual([false, false, false]);
+	});
+});
+
