@@ -150,6 +150,8 @@ async function decide(batch: Waiting[]): Promise<void> {
 		else open.push(ask);
 	}
 	let stuckSince = Date.now();
+	// The undecided claims the last read saw: a change in them is progress, however slow.
+	let lastSeen = '';
 	let pause = 200;
 	while (open.length > 0) {
 		let read: Read;
@@ -165,7 +167,7 @@ async function decide(batch: Waiting[]): Promise<void> {
 		// The run's room (spendingRoom.ts) counts the claims other processes may still confirm: it makes no draft for them.
 		const others = read.undecided.reduce((sum, claim) => sum + claim.cost, 0);
 		const share = read.rivals + 1;
-		for (const ask of [...open].sort((a, b) => (a.place && b.place ? (before(a.place, b.place) ? -1 : 1) : a.place ? -1 : 1))) {
+		for (const ask of [...open].sort(inLine)) {
 			// A claim stepped aside waits until every claim that was ahead of it is decided, then takes its place back.
 			if (ask.yielded) {
 				const back = ask.yielded.some((id) => read.undecided.some((claim) => claim.id === id)) ? undefined : await takeBack(ask.ctx, ask.itemIndex, ask.draft, ask.limitKey);
@@ -174,24 +176,21 @@ async function decide(batch: Waiting[]): Promise<void> {
 				continue;
 			}
 			const { verdict, ahead } = verdictOf({ cost: ask.cost, limit: limitOf(ask), place: ask.place }, total, read.undecided);
-			if (verdict === 'confirm') {
-				total += ask.cost;
-				noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: total + others, spent: total, share });
-				approved.push(ask);
-			} else if (verdict === 'refuse') {
-				noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: total + others, spent: total, share });
-				await refuse(ask, overLimit(ask.why, limitOf(ask), total, ask.cost));
-			} else {
+			if (verdict === 'wait' || verdict === 'yield') {
 				if (verdict === 'yield' && (await stepAside(ask.ctx, ask.itemIndex, ask.draft))) [ask.yielded, moved] = [ahead.map((claim) => claim.id), true];
 				next.push(ask);
 				continue;
 			}
+			if (verdict === 'confirm') total += ask.cost;
+			noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: total + others, spent: total, share });
+			if (verdict === 'confirm') approved.push(ask);
+			else await refuse(ask, overLimit(ask.why, limitOf(ask), total, ask.cost));
 			moved = true;
 		}
 		await Promise.all(approved.map(async (ask) => await confirmApproved(ask, read.day)));
 		const seen = read.undecided.map((claim) => claim.id).sort().join();
-		if (moved || seen !== lastSeen.get(open[0].limitKey)) stuckSince = Date.now();
-		lastSeen.set(open[0].limitKey, seen);
+		if (moved || seen !== lastSeen) stuckSince = Date.now();
+		lastSeen = seen;
 		open = next;
 		if (open.length === 0) return;
 		if (Date.now() - stuckSince > LISTING_WAIT_MS) return await refuseUnread(open, new Error(stuckWhy(read.undecided.map((claim) => claim.id), LISTING_WAIT_MS)));
@@ -200,8 +199,11 @@ async function decide(batch: Waiting[]): Promise<void> {
 	}
 }
 
-/** The undecided claims the last read saw, per credential: a change in them is progress, however slow. */
-const lastSeen = new Map<string, string>();
+/** The line's order for one batch: claims by their place, confirms made alone (no place) after them. */
+function inLine(a: Waiting, b: Waiting): number {
+	if (a.place && b.place) return before(a.place, b.place) ? -1 : 1;
+	return a.place ? -1 : b.place ? 1 : 0;
+}
 
 
 /** Fail closed, and fast: the items already waiting behind these are refused at once with the same words. */
