@@ -42,7 +42,7 @@ export const LISTING_WAIT_MS = 30_000;
 /** Apart enough that jobs made (or confirmed) one after the other differ in `created` (or `confirmed_at`), Unix seconds. */
 const SECOND_APART_MS = 1_100;
 
-/** The look-back's projection (reruns/sentKeyIndex.ts) and today's confirms' (spending/spendingDay.ts). */
+/** The look-back's projection (reruns/sentKeyIndex.ts) and today's confirms' (spending/dayRead.ts). */
 export const LOOK_BACK_FIELDS = ['id', 'created', 'metadata', 'testmode'];
 export const CONFIRMS_FIELDS = ['id', 'confirmed_at', 'cost', 'confirmed', 'testmode'];
 

@@ -32,7 +32,7 @@ function checkOurEntries(ctx: CheckContext, where: string, page: ListPage, jobs:
 	}
 }
 
-/** The look-back (reruns/sentKeyIndex.ts) and the claims (spending/claims.ts): our three jobs, newest first. */
+/** The look-back (reruns/sentKeyIndex.ts) and the claims (spending/dayRead.ts): our three jobs, newest first. */
 async function newestFirst(ctx: CheckContext, jobs: CheckJob[], fields: string[], name: string): Promise<boolean> {
 	const qs = { testmode: true, sort_field: 'created', sort_order: 'desc', fields, limit: 1000, skip: 0 };
 	const page = await ctx.client.list(PRINTS, qs);
@@ -63,7 +63,7 @@ async function pagedByOne(ctx: CheckContext): Promise<void> {
 	else ctx.findings.held('paging', `limit=1 at skip 0, 1 and 2 brought 3 different jobs (${seen.join(', ')})`);
 }
 
-/** Today's confirms (spending/spendingDay.ts): our two confirms, the later first, and not our draft. */
+/** Today's confirms (spending/dayRead.ts): our two confirms, the later first, and not our draft. */
 async function confirms(ctx: CheckContext, jobs: CheckJob[]): Promise<void> {
 	const qs = { testmode: true, confirmed: true, sort_field: 'confirmed_at', sort_order: 'desc', fields: CONFIRMS_FIELDS, limit: 1000, skip: 0 };
 	const page = await ctx.client.list(PRINTS, qs);

@@ -19,7 +19,7 @@ export interface AssumptionDetails {
 
 export const DETAILS: Record<AssumptionId, AssumptionDetails> = {
 	'list-order': {
-		usedBy: ['spending/spendingDay.ts', 'spending/claims.ts', 'reruns/sentKeyIndex.ts', 'actions/mailingListRecipient/create.operation.ts'],
+		usedBy: ['spending/dayRead.ts', 'reruns/sentKeyIndex.ts', 'actions/mailingListRecipient/create.operation.ts'],
 		ifBroken:
 			"The readers of today's confirms, of the quarter hour's claims and of the look-back stop at the first entry older than what they need: an API that ignores the sort (oldest first) let 20 of 20 letters be confirmed where 9 fitted the daily limit, and a rerun post 100 of 100 letters again. Mailing List Recipient → Add reads the newest recipients back to give each item its ID.",
 		checked: 'Every list answer with a numeric sort field: each page in the order asked, and its first entry not out of order with the last entry of the page before.',
@@ -32,19 +32,19 @@ export const DETAILS: Record<AssumptionId, AssumptionDetails> = {
 		onBreach: 'The lookups are dropped and the look-back window is read instead (more requests, the same proof); the index remembers nothing the lookups answered.',
 	},
 	'mode-filters': {
-		usedBy: ['spending/spendingDay.ts', 'spending/claims.ts', 'reruns/sentKeyIndex.ts'],
+		usedBy: ['spending/dayRead.ts', 'reruns/sentKeyIndex.ts'],
 		ifBroken: "Test jobs would count as live spending or as sent letters, drafts as today's confirms; live letters would count as test ones.",
 		checked: 'Every list answer: each job that carries `testmode` or `confirmed` has the value asked for (the readers ask for both fields).',
 		onBreach: 'The read fails, as for list-order.',
 	},
 	projection: {
-		usedBy: ['spending/spendingDay.ts', 'spending/claims.ts', 'reruns/sentKeyIndex.ts'],
+		usedBy: ['spending/dayRead.ts', 'reruns/sentKeyIndex.ts'],
 		ifBroken: 'A job listed without `metadata` reads as carrying no sent key and no claim (a letter sent twice, a claim not counted); without `cost` or `confirmed_at` its price or day is unknown.',
 		checked: 'Every list answer asked with `fields[]`: each entry has each field asked for.',
 		onBreach: 'The read fails, as for list-order.',
 	},
 	counts: {
-		usedBy: ['transport/pagination.ts', 'spending/spendingDay.ts', 'spending/claims.ts'],
+		usedBy: ['transport/pagination.ts', 'spending/dayRead.ts'],
 		ifBroken: "Today's read proves it missed no confirm by the list's count; claims are read again when the count moves. A count that does not add up proves nothing.",
 		checked: 'Every list answer that carries `total_available`.',
 		onBreach: 'The read fails, as for list-order.',
@@ -56,19 +56,19 @@ export const DETAILS: Record<AssumptionId, AssumptionDetails> = {
 		onBreach: 'The read stops with a message; nothing that depends on it is sent.',
 	},
 	'listing-delay': {
-		usedBy: ['spending/listingWait.ts', 'spending/turns.ts'],
+		usedBy: ['spending/dayRead.ts'],
 		ifBroken: 'A check that cannot see its own drafts or last confirm cannot tell what other processes saw of them.',
-		checked: "Every check under the daily limit waits (0.2, 0.4 … 2 s apart) until the list shows this process's own drafts and last confirm.",
+		checked: "Every check under the daily limit waits (0.2, 0.4 … 2 s apart) until the lists show this process's own drafts and its confirms made alone.",
 		onBreach: "After 30 seconds the check refuses: nothing is confirmed, each item names its draft.",
 	},
 	'price-on-jobs': {
-		usedBy: ['spending/spending.ts', 'spending/spendingDay.ts', 'spending/claims.ts'],
+		usedBy: ['spending/spending.ts', 'spending/dayRead.ts'],
 		ifBroken: 'A draft without a price cannot be held to a limit; a confirmed job without one would count as £0.',
 		checked: 'Every answer the gate reads (priceAfterTax).',
 		onBreach: 'A draft without a price is never confirmed under a limit; a day holding a job without one cannot be read, so nothing is confirmed.',
 	},
 	'metadata-kept': {
-		usedBy: ['reruns/sentKeyIndex.ts', 'spending/claims.ts', 'actions/printJob/create.operation.ts'],
+		usedBy: ['reruns/sentKeyIndex.ts', 'spending/dayRead.ts', 'actions/printJob/create.operation.ts'],
 		ifBroken: "The sent key (`n8n_sent_key`) and the claim on the day (`n8n_spend_claim`) live there: without them reruns and other processes' checks cannot see the job.",
 		checked: "Every create that carries them: the answer must hold them as sent. `npm run check:api` also reads a job's metadata back alone and in a list.",
 		onBreach: "The job is named and not confirmed (one confirmed on create went out, and the message says a rerun cannot find it); the credential's later keyed or limited creates are refused with nothing made, until n8n restarts.",

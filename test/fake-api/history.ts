@@ -4,7 +4,7 @@ import { cost, type FakeLetter } from './letters';
 import { listEnvelope, PRINT_SORTS } from './lists';
 import { filterPrints } from './printFilters';
 import type { FakePrintJob } from './prints';
-import { ukMidnight } from '../../nodes/Intelliprint/spending/spendingDay';
+import { ukMidnight } from '../../nodes/Intelliprint/values/ukDay';
 
 /**
  * A big sender's history (issue 42): hundreds of thousands of past print jobs, held compactly and listed in

@@ -96,7 +96,7 @@ function stoppingError(ctx: IExecuteFunctions, error: NodeError, itemCount: numb
 		...groups.filter(([, entries]) => entries.length).map(([label, entries]) => `${label}: ${listed(entries)}.`),
 		keyed
 			? 'Running the same items again is safe: Skip Items Already Sent skips what was sent and confirms the drafts a limit held back once it allows.'
-			: `Running the same items again would create them again: remove those items first${skippable ? ', or turn on "Skip Items Already Sent"' : ''}.`,
+			: `Running the same items again would create these again: run only the items not listed here${skippable ? ' (turned on now, Skip Items Already Sent cannot find jobs made without it; set it before a run to make that run safe to repeat)' : ''}.`,
 	]
 		.filter(Boolean)
 		.join(' ');

@@ -27,7 +27,7 @@ async function hints(ctx: IExecuteFunctions, output: INodeExecutionData[]): Prom
 		found.push({
 			type: 'warning',
 			location: 'outputPane',
-			message: `This mail run of ${rows} rows has no "Skip Items Already Sent": running it again sends every letter again. Set it under Options (e.g. {{ $json.id }}) to make reruns safe.`,
+			message: `This mail run of ${rows} rows has no "Skip Items Already Sent": running it again sends every letter again (turned on now, it cannot find the letters this run sent). Set it under Options (e.g. {{ $json.id }}) before a run to make that run safe to repeat.`,
 		});
 	}
 	const repeats = repeatsSent(ctx);

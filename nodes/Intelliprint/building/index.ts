@@ -9,3 +9,4 @@ export * from './mailRunParts';
 export * from './mailingLists';
 export * from './printJobBody';
 export * from './printJobSource';
+export * from './printJobUpdate';

@@ -114,7 +114,7 @@ export function explainTooLarge(error: NodeError, part: MailRunPart, bytes: numb
 	error.description = [
 		`Print job ${part.number} of ${part.of} of this mail run had ${part.letters} letters in a ${megabytes} MB request, more than Intelliprint accepts.`,
 		`Set Options → "Letters per Print Job" lower (e.g. ${fewer}), or send fewer fields as variables ("Variables" → "Chosen Fields").`,
-		part.number > 1 ? 'The print jobs before it were created: turn on "Skip Items Already Sent" before you run it again.' : '',
+		part.number === 1 ? '' : part.sentKey ? 'The print jobs before it were created under their keys: run it again and Skip Items Already Sent sends only the rows they do not hold.' : 'The print jobs before it were created without Skip Items Already Sent, which cannot find them later: run again only the rows they do not hold, or delete them first.',
 		error.description ?? '',
 	]
 		.filter(Boolean)

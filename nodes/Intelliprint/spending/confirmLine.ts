@@ -2,246 +2,181 @@ import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { issueConfirmPass } from '../transport/confirmPass';
-import type { PrintJob } from '../results';
-import { asNodeError } from '../results';
-import { before, CLAIM_CONFIRM_WINDOW_MS, countOwnClaim, releasedMetadata, type Place } from './claims';
-import { readTurn, stepAside, takeBack, verdictOf, type Read } from './turns';
-import { ukMidnight } from './spendingDay';
-import { LISTING_WAIT_MS } from './listingWait';
-import { draftsLanded, noteCheck } from './spendingRoom';
-import { dayFull, fullLines, overLimit, refusal, stuckWhy, unreadLine, ADVICE, type Refusing, type Rerun } from './refusals';
-import { PER_POUND } from '../values';
-import { updatePrintJob } from './updatePrintJob';
+import { asNodeError, type PrintJob } from '../results';
+import { updatePrintJob } from '../building/printJobUpdate';
+import { PER_POUND, pounds, ukMidnight } from '../values';
+import { before, CLAIM_CONFIRM_WINDOW_MS, isOwnClaim, LISTING_WAIT_MS, readDayAndClaims, releasedMetadata, type Place, type Read } from './dayRead';
+import { closedDay, draftsLanded, noteCheck, noteUnread, type Closed } from './spendingRoom';
+import { closedWords, refusal, ADVICE, type Refusing, type Rerun } from './refusals';
 
 /**
- * The line of confirms under a daily limit: one per credential in this n8n process, one decision at a time, each
- * on a read of today's confirms (spendingDay.ts) and of the claims of the last quarter hour (claims.ts). A decision
- * takes the run's fresh drafts together, so one read serves them all; any other draft (one a rerun or the Confirm
- * operation brings, or a claim past its window) goes alone, and the next read waits until the list shows its confirm.
- * So another process misses at most that one confirm of this process, and none of its claims.
+ * The line of confirms under a daily limit (docs/spending-limits.md), one per credential in this n8n process. A round
+ * reads the day and the claims once and gives every confirm in line its verdict, so one read serves a run's letters.
+ * The next round waits until the day's list shows this process's confirms. A confirm that is no claim (a rerun's held
+ * draft, the Confirm operation, a claim past its window) has no place, and goes one per round.
+ *
+ * A confirm in line: its draft, the draft's cost after tax (8 implied decimals), the daily limit in pounds as the
+ * credential gives it, what to say when refused, and when this process asked for the draft if it is a claim made for
+ * this confirm (dayRead.ts). In line, it gets its claim's place, and notes the claims ahead of it and since when.
  */
+export type Ask = { ctx: IExecuteFunctions; itemIndex: number; draft: PrintJob; cost: number; daily: number; limitKey: string; why: string; rerun: Rerun; claimedAt?: number };
+type Waiting = Ask & { place?: Place; ahead?: string; since: number; resolve: (job: PrintJob) => void; reject: (error: Error) => void };
 
-/** A confirm waiting for its decision. Amounts have 8 implied decimals. */
-export interface Ask {
-	ctx: IExecuteFunctions;
-	itemIndex: number;
-	draft: PrintJob;
-	cost: number;
-	/** The daily limit in pounds, as the credential gives it. */
-	daily: number;
-	limitKey: string;
-	why: string;
-	rerun: Rerun;
-	/** When this process asked for the draft, if it is a claim made for this confirm (claims.ts). */
-	claimedAt?: number;
-}
-
-interface Waiting extends Ask {
-	entered: number;
-	/** Its claim's place in the line (claims.ts), once listed. */
-	place?: Place;
-	/** Handed back while these claims ahead of it are decided. */
-	yielded?: string[];
-	resolve: (job: PrintJob) => void;
-	reject: (error: Error) => void;
-}
-
-/** A confirm under a daily limit made alone, and whether the API may not have acted on it. */
-interface OwnConfirm {
-	id: string;
-	day: number;
-	unsure: boolean;
-}
-/** Per credential fingerprint, shared by every item, run and workflow in this n8n process. */
-const lastConfirm = new Map<string, OwnConfirm>();
-const queues = new Map<string, { asks: Waiting[]; busy: boolean }>();
-/** Per fingerprint: when today's spending last could not be read, and why; items already waiting are refused at once. */
-const unreadable = new Map<string, { at: number; why: string }>();
-/** Per node run: why today's spending could not be read; the run's later items are refused at once too. */
-const unreadableInRun = new WeakMap<IExecuteFunctions, string>();
-
-/** Why this run found today's spending unreadable, if it did. */
-export function unreadInRun(ctx: IExecuteFunctions): string | undefined {
-	return unreadableInRun.get(ctx);
-}
+/** Per credential fingerprint: the line, and this process's confirms the lists may not show yet (unsure: answer lost). */
+const lines = new Map<string, Waiting[]>();
+const madeHere = new Map<string, { id: string; day: number; unsure: boolean }[]>();
 
 const fresh = (ask: Ask) => ask.claimedAt !== undefined && Date.now() - ask.claimedAt < CLAIM_CONFIRM_WINDOW_MS;
 const limitOf = (ask: Ask) => Math.round(ask.daily * PER_POUND);
 
-/** Queues a confirm for its decision; settles with the confirmed job or the item's refusal. */
+/** Puts a confirm in line; settles with the confirmed job or the item's refusal. */
 export async function confirmInLine(ask: Ask): Promise<PrintJob> {
-	return await new Promise<PrintJob>((resolve, reject) => enqueue({ ...ask, entered: Date.now(), resolve, reject }));
+	return await new Promise<PrintJob>((resolve, reject) => join({ ...ask, since: Date.now(), resolve, reject }));
 }
 
-function enqueue(ask: Waiting, first = false): void {
-	let queue = queues.get(ask.limitKey);
-	if (!queue) queues.set(ask.limitKey, (queue = { asks: [], busy: false }));
-	if (first) queue.asks.unshift(ask);
-	else queue.asks.push(ask);
-	if (!queue.busy) void drain(queue);
+function join(ask: Waiting): void {
+	const line = lines.get(ask.limitKey);
+	if (line) return void line.push(ask);
+	lines.set(ask.limitKey, [ask]);
+	void run(ask.limitKey, lines.get(ask.limitKey)!);
 }
 
-async function drain(queue: { asks: Waiting[]; busy: boolean }): Promise<void> {
-	queue.busy = true;
+async function run(limitKey: string, line: Waiting[]): Promise<void> {
 	try {
-		while (queue.asks.length > 0) {
-			const head = queue.asks[0];
-			// The run's drafts still being made join this decision: one read serves them all.
-			if (fresh(head)) await draftsLanded(head.ctx);
-			const batch = fresh(head) ? queue.asks.filter((ask) => ask.ctx === head.ctx && fresh(ask)) : [head];
-			queue.asks = queue.asks.filter((ask) => !batch.includes(ask));
-			await decide(batch).catch((error: Error) => batch.forEach((ask) => ask.reject(asNodeError(ask.ctx, error))));
+		for (let pause = 200; line.length > 0; ) {
+			// The runs' drafts still being made join this round: one read serves them all.
+			await Promise.all([...new Set(line.filter(fresh).map((ask) => ask.ctx))].map(draftsLanded));
+			const moved = await round(line);
+			if (line.length > 0) await sleep((pause = moved ? 200 : Math.min(pause * 2, 2_000)));
 		}
+	} catch (error) {
+		for (const ask of line.splice(0)) ask.reject(asNodeError(ask.ctx, error));
 	} finally {
-		queue.busy = false;
+		lines.delete(limitKey);
 	}
 }
 
-/**
- * Refuses an ask; its draft stays, named on the item. A claim refused is handed back first, so that other processes
- * stop counting it.
- */
-async function refuse(ask: Waiting, refusing: Refusing): Promise<void> {
-	const error = refusal(ask.ctx, ask.itemIndex, refusing.message, [...refusing.lines, ADVICE[ask.rerun]], ask.draft);
-	if (ask.claimedAt !== undefined) {
-		try {
-			await updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated');
-		} catch (failure) {
-			// Not handed back, it is counted by other processes for at most a quarter hour, and never confirmed.
-			error.description = `${error.description ?? ''} Its claim on the day could not be handed back (${(failure as Error).message}): other n8n processes count it for up to 15 minutes.`.trim();
-		}
+/** One round: one read, and each ask in line then confirmed, refused or left waiting. True when one was decided. */
+async function round(line: Waiting[]): Promise<boolean> {
+	const take = (ask: Waiting) => line.splice(line.indexOf(ask), 1);
+	for (const ask of [...line]) {
+		const closed = closedDay(ask.ctx, limitOf(ask));
+		if (closed) await refuse(take(ask)[0], closedFor(ask, closed));
 	}
-	ask.reject(error);
-}
-
-/** What cannot go at once: a full day, or a day this run (or a read since the ask came) could not read. */
-function refusedAtOnce(ask: Waiting): Refusing | undefined {
-	const message = `Print job ${ask.draft.id} was not confirmed`;
-	const full = dayFull(ask.ctx, ask.daily);
-	if (full) return { message: `${message}: today's spending cannot take another letter`, lines: [fullLines(full)] };
-	const failed = unreadable.get(ask.limitKey);
-	const unread = unreadableInRun.get(ask.ctx) ?? (failed && failed.at >= ask.entered ? failed.why : undefined);
-	return unread === undefined ? undefined : { message: `${message}: today's spending could not be read`, lines: [unreadLine(unread)] };
-}
-
-/** Today's confirmed total and the claims, once the list shows what it must (turns.ts). Throws why not. */
-async function readDay(open: Waiting[]): Promise<Read> {
+	// Asks that join during the read wait for the next round.
+	const open = [...line];
+	if (open.length === 0) return true;
 	const [{ ctx, itemIndex, limitKey }] = open;
 	const day = ukMidnight();
-	const own = lastConfirm.get(limitKey);
-	const drafts = open.filter((ask) => fresh(ask) && !ask.yielded).map((ask) => ask.draft.id);
-	const read = await readTurn(ctx, itemIndex, limitKey, day, own?.day === day ? own : undefined, drafts, open.map((ask) => ask.draft.id));
-	// A claim past its window is decided as a confirm made alone: it holds no place in the line.
+	let read: Read;
+	try {
+		const made = (madeHere.get(limitKey) ?? []).filter((confirm) => confirm.day === day);
+		read = await readDayAndClaims(ctx, itemIndex, limitKey, day, made, open.filter(fresh).map((ask) => ask.draft.id), open.map((ask) => ask.draft.id));
+		madeHere.delete(limitKey);
+	} catch (error) {
+		await refuseUnread(open.flatMap(take), error as Error);
+		return true;
+	}
+	// A claim past its window is decided as a confirm made alone.
 	for (const ask of open) ask.place = fresh(ask) ? read.places.get(ask.draft.id) : undefined;
-	return read;
+	const approved: Waiting[] = [];
+	const undecided = [...read.undecided];
+	const others = undecided.reduce((sum, claim) => sum + claim.cost, 0);
+	for (const ask of open.sort(inLine)) {
+		const verdict = verdictOf({ cost: ask.cost, limit: limitOf(ask), place: ask.place }, read.spent, undecided);
+		if (verdict === 'wait' || (verdict === 'confirm' && !ask.place && approved.some((other) => !other.place))) {
+			// To the asks behind it, this process's own claim waiting is one that may still be confirmed.
+			if (ask.place) undecided.push({ ...ask.place, cost: ask.cost });
+			const ahead = verdict === 'wait' ? undecided.filter((claim) => !ask.place || before(claim, ask.place)).map((claim) => claim.id) : [];
+			if (ahead.join() !== ask.ahead || ahead.length === 0) [ask.ahead, ask.since] = [ahead.join(), Date.now()];
+			else if (Date.now() - ask.since > LISTING_WAIT_MS) await refuseUnread(take(ask), new Error(stuck(ahead)));
+			continue;
+		}
+		take(ask);
+		if (verdict === 'confirm') {
+			read.spent += ask.cost;
+			approved.push(ask);
+		}
+		const letters = ask.draft.letters?.length ?? 1;
+		noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters, total: read.spent + others, spent: read.spent, share: read.rivals + 1 });
+		if (verdict === 'refuse') {
+			const lines = [`Confirmed today (UK time) so far: ${pounds(read.spent)}; with this job ${pounds(read.spent + ask.cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`];
+			await refuse(ask, { message: `${ask.why}: it would take today's spending over the daily limit of ${pounds(limitOf(ask))}`, lines });
+		}
+	}
+	await Promise.all(approved.map(async (ask) => await confirmApproved(ask, day)));
+	return open.some((ask) => !line.includes(ask));
 }
 
 /**
- * Decides a batch: confirms what fits, refuses what cannot fit whatever others do, and reads again (after 0.2, 0.4 …
- * 2 s) while other processes' claims stand in the way. An ask that steps aside hands its claim back, and takes it up
- * again once the claims ahead of it are decided. Past LISTING_WAIT_MS without any claim being decided, nothing more is
- * confirmed.
+ * The one rule (docs/spending-limits.md), with `spent` what is confirmed or approved: an ask is refused when it does not
+ * fit even alone, confirmed when it fits with every claim ahead of it that may still be confirmed (every such claim,
+ * for an ask without a place), and otherwise waits for those claims to be decided.
  */
-async function decide(batch: Waiting[]): Promise<void> {
-	let open: Waiting[] = [];
-	for (const ask of batch) {
-		const refused = refusedAtOnce(ask);
-		if (refused) await refuse(ask, refused);
-		else open.push(ask);
-	}
-	let stuckSince = Date.now();
-	// The undecided claims the last read saw: a change in them is progress, however slow.
-	let lastSeen = '';
-	let pause = 200;
-	while (open.length > 0) {
-		let read: Read;
-		try {
-			read = await readDay(open);
-		} catch (error) {
-			return await refuseUnread(open, error as Error);
-		}
-		const next: Waiting[] = [];
-		const approved: Waiting[] = [];
-		let total = read.spent;
-		let moved = false;
-		// The run's room (spendingRoom.ts) counts the claims other processes may still confirm: it makes no draft for them.
-		const others = read.undecided.reduce((sum, claim) => sum + claim.cost, 0);
-		const share = read.rivals + 1;
-		for (const ask of [...open].sort(inLine)) {
-			// A claim stepped aside waits until every claim that was ahead of it is decided, then takes its place back.
-			if (ask.yielded) {
-				const back = ask.yielded.some((id) => read.undecided.some((claim) => claim.id === id)) ? undefined : await takeBack(ask.ctx, ask.itemIndex, ask.draft, ask.limitKey);
-				if (back) [ask.draft, ask.yielded, moved] = [back, undefined, true];
-				next.push(ask);
-				continue;
-			}
-			const { verdict, ahead } = verdictOf({ cost: ask.cost, limit: limitOf(ask), place: ask.place }, total, read.undecided);
-			if (verdict === 'wait' || verdict === 'yield') {
-				if (verdict === 'yield' && (await stepAside(ask.ctx, ask.itemIndex, ask.draft))) [ask.yielded, moved] = [ahead.map((claim) => claim.id), true];
-				next.push(ask);
-				continue;
-			}
-			if (verdict === 'confirm') total += ask.cost;
-			noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: total + others, spent: total, share });
-			if (verdict === 'confirm') approved.push(ask);
-			else await refuse(ask, overLimit(ask.why, limitOf(ask), total, ask.cost));
-			moved = true;
-		}
-		await Promise.all(approved.map(async (ask) => await confirmApproved(ask, read.day)));
-		const seen = read.undecided.map((claim) => claim.id).sort().join();
-		if (moved || seen !== lastSeen) stuckSince = Date.now();
-		lastSeen = seen;
-		open = next;
-		if (open.length === 0) return;
-		if (Date.now() - stuckSince > LISTING_WAIT_MS) return await refuseUnread(open, new Error(stuckWhy(read.undecided.map((claim) => claim.id), LISTING_WAIT_MS)));
-		await sleep(pause);
-		pause = moved ? 200 : Math.min(pause * 2, 2_000);
-	}
+function verdictOf(ask: { cost: number; limit: number; place?: Place }, spent: number, undecided: Read['undecided']): 'confirm' | 'refuse' | 'wait' {
+	if (spent + ask.cost > ask.limit) return 'refuse';
+	const ahead = undecided.reduce((sum, claim) => sum + (!ask.place || before(claim, ask.place) ? claim.cost : 0), 0);
+	return spent + ahead + ask.cost <= ask.limit ? 'confirm' : 'wait';
 }
 
-/** The line's order for one batch: claims by their place, confirms made alone (no place) after them. */
+/** Claims by their place, then confirms made alone (no place) in the order they came. */
 function inLine(a: Waiting, b: Waiting): number {
 	if (a.place && b.place) return before(a.place, b.place) ? -1 : 1;
 	return a.place ? -1 : b.place ? 1 : 0;
 }
 
+const stuck = (ids: string[]) =>
+	`drafts made earlier to be confirmed under this limit (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ' …' : ''}) were neither confirmed nor handed back within ${LISTING_WAIT_MS / 1000} seconds: the n8n process that made them may have stopped`;
 
-/** Fail closed, and fast: the items already waiting behind these are refused at once with the same words. */
-async function refuseUnread(open: Waiting[], error: Error): Promise<void> {
-	const why = `${error.message.replace(/\.$/, '')}.`;
-	unreadable.set(open[0].limitKey, { at: Date.now(), why });
-	for (const ask of open) {
-		unreadableInRun.set(ask.ctx, why);
-		await refuse(ask, { message: `Print job ${ask.draft.id} was not confirmed: today's spending could not be read`, lines: [unreadLine(why)] });
+function closedFor(ask: Ask, closed: Closed): Refusing {
+	const { problem, line } = closedWords(closed);
+	return { message: `Print job ${ask.draft.id} was not confirmed: ${problem}`, lines: [line] };
+}
+
+/** Fail closed, and fast: the runs of these asks refuse their other items at once, with the same words. */
+async function refuseUnread(asks: Waiting[], error: Error): Promise<void> {
+	const unread = `${error.message.replace(/\.$/, '')}.`;
+	for (const ask of asks) {
+		noteUnread(ask.ctx, unread);
+		await refuse(ask, closedFor(ask, { unread }));
 	}
 }
 
+/** Refuses an ask: its draft stays, named on the item, and its claim is handed back so that no check counts it. */
+async function refuse(ask: Waiting, refusing: Refusing): Promise<void> {
+	const error = refusal(ask.ctx, ask.itemIndex, refusing.message, [...refusing.lines, ADVICE[ask.rerun]], ask.draft);
+	const failure = await handBack(ask);
+	if (failure) error.description += ` Its claim on the day could not be handed back (${failure}): other n8n processes count it for up to 15 minutes.`;
+	ask.reject(error);
+}
+
+/** Hands back this process's claim on a draft the line will not confirm; why not, if that failed. */
+export async function handBack(ask: Pick<Ask, 'ctx' | 'itemIndex' | 'draft' | 'limitKey'>): Promise<string | undefined> {
+	if (!isOwnClaim(ask.draft, ask.limitKey)) return undefined;
+	return await updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated').then(
+		() => undefined,
+		(failure: Error) => failure.message,
+	);
+}
 
 async function confirmApproved(ask: Waiting, day: number): Promise<void> {
-	// Past its window a claim may no longer be counted by others: it waits for a read of its own.
-	if (ask.claimedAt !== undefined && !fresh(ask)) return enqueue({ ...ask, claimedAt: undefined, place: undefined, yielded: undefined }, true);
+	// Past its window a claim may no longer be counted by others: it goes again, as a confirm made alone.
+	if (ask.claimedAt !== undefined && !fresh(ask)) return join({ ...ask, claimedAt: undefined, place: undefined });
+	const made = (unsure: boolean) => madeHere.set(ask.limitKey, [...(madeHere.get(ask.limitKey) ?? []), { id: ask.draft.id, day, unsure }]);
 	try {
-		const job = await confirmDraft(ask.ctx, ask.itemIndex, ask.draft, 'within the daily limit');
-		noteConfirmed(ask, day, false);
-		ask.resolve(job);
+		ask.resolve(await confirmDraft(ask.ctx, ask.itemIndex, ask.draft, 'within the daily limit'));
+		made(false);
 	} catch (error) {
-		// A refusal (4xx) confirmed nothing; after a fault the confirm may have happened: it is counted as made.
-		if (!/^4/.test(String((error as NodeApiError).httpCode ?? ''))) noteConfirmed(ask, day, true);
+		// A refusal (4xx) confirmed nothing, and the claim is handed back; after a fault the confirm may have happened.
+		if (/^4/.test(String((error as NodeApiError).httpCode ?? ''))) await handBack(ask);
+		else made(true);
 		ask.reject(asNodeError(ask.ctx, error));
 	}
 }
 
-function noteConfirmed(ask: Ask, day: number, unsure: boolean): void {
-	countOwnClaim(ask.draft.id);
-	// A confirm made alone: the next read waits until the list shows it (a claim's read counts it already).
-	if (ask.claimedAt === undefined) lastConfirm.set(ask.limitKey, { id: ask.draft.id, day, unsure });
-}
-
 /** Sends the confirm itself, with the gate's pass: the only confirm of an existing draft in the node. */
 export async function confirmDraft(ctx: IExecuteFunctions, itemIndex: number, draft: PrintJob, allowed: string): Promise<PrintJob> {
-	try {
-		return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed));
-	} catch (error) {
+	return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed)).catch((error: Error) => {
 		throw asNodeError(ctx, error);
-	}
+	});
 }

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, NodeError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PrintJob } from '../results';
-import { noteHeld } from '../results';
-import { fullDay, type Room } from './spendingRoom';
+import { noteHeld, type PrintJob } from '../results';
+import type { Closed } from './spendingRoom';
 import { PER_POUND, pounds, priceAfterTax } from '../values';
 
 /** What running the same item again does to a draft a limit held back: it tells the user what to do. */
@@ -14,25 +13,26 @@ export const NOTHING_CONFIRMED = 'Nothing was created or confirmed for this item
 export const ADVICE: Record<Rerun, string> = {
 	confirmsDraft: 'It stays a draft. Once the limit allows, run the workflow again: Skip Items Already Sent makes the rerun confirm this draft, not create another.',
 	createsAnother:
-		'It stays a draft: once the limit allows, confirm it by hand in Intelliprint or with Print Job → Confirm. Running this item again would create another draft (with Skip Items Already Sent on, a rerun confirms this one instead).',
+		'It stays a draft: once the limit allows, confirm it with Print Job → Confirm (or by hand in Intelliprint), or delete it and run this item again. It was made without Skip Items Already Sent, so no rerun can find it: running the item again while it exists makes another draft.',
 	confirmsAgain: 'It stays a draft. Once the limit allows, run this again to confirm it, or confirm it by hand in Intelliprint.',
 };
 
 export const letters = (job: PrintJob) => `${job.letters?.length ?? 0} letter${job.letters?.length === 1 ? '' : 's'}`;
 
-/** A refusal of the gate, on its item; with the draft it held back, named for the error item. */
+/** The draft a limit held back, for the error item (errorItem.ts): what to confirm by hand, and what it costs. */
+function nameHeld(error: NodeError, draft: PrintJob): number | undefined {
+	const cost = priceAfterTax(draft);
+	error.context.heldDraft = { id: draft.id, costGbp: cost === undefined ? null : cost / PER_POUND };
+	return cost;
+}
+
+/** A refusal of the gate, on its item, naming the draft it held back if any. */
 export function refusal(ctx: IExecuteFunctions, itemIndex: number, message: string, lines: string[], draft?: PrintJob): NodeOperationError {
 	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex, description: lines.filter(Boolean).join(' ') });
-	// The draft a limit held back, for the error item (errorItem.ts): what to confirm by hand, and what it costs.
-	if (draft) {
-		noteHeld(ctx, draft);
-		const cost = priceAfterTax(draft);
-		error.context.heldDraft = { id: draft.id, costGbp: cost === undefined ? null : cost / PER_POUND };
-	}
-	// A model cannot change a limit or a setting: it must not be told to call again.
-	error.context.adviceForModel = true;
-	// The refusal says itself what a rerun does; the router adds no other instruction.
-	error.context.rerunAdvised = true;
+	if (draft) noteHeld(ctx, draft);
+	if (draft) nameHeld(error, draft);
+	// A model cannot change a limit or a setting: it must not be told to call again. The refusal says what a rerun does.
+	Object.assign(error.context, { adviceForModel: true, rerunAdvised: true });
 	return error;
 }
 
@@ -42,61 +42,43 @@ export function refusal(ctx: IExecuteFunctions, itemIndex: number, message: stri
  */
 export function notSentAdvice(rerun: Rerun, when: string): string {
 	if (rerun === 'confirmsDraft') return `Run the workflow again ${when}: with Skip Items Already Sent, the rerun sends only the items not sent.`;
-	if (rerun === 'createsAnother') {
-		return `This run has no Skip Items Already Sent key, so running the whole workflow again would post the letters it did send a second time: ${when}, run only the items that were not sent (with On Error → Continue (using error output) they come out on the error output).`;
+	if (rerun === 'confirmsAgain') return `Run it again ${when}.`;
+	return `This run has no Skip Items Already Sent key, so running the whole workflow again would post the letters it did send a second time: ${when}, run only the items that were not sent (with On Error → Continue (using error output) they come out on the error output).`;
+}
+
+/** What a closed day (spendingRoom.ts) says: full, or unreadable. */
+export function closedWords(closed: Closed): { problem: string; line: string; when: string } {
+	const { full, unread } = closed;
+	if (full) {
+		const line = `Confirmed today (UK time): ${pounds(full.total)} of the daily limit of ${pounds(full.limit)}; what is left is less than one letter (${pounds(full.letter)}).`;
+		return { problem: "today's spending cannot take another letter", line, when: 'tomorrow or once the limit is raised' };
 	}
-	return `Run it again ${when}.`;
+	const line = `The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${unread}`;
+	return { problem: "today's spending could not be read", line, when: 'later' };
 }
 
-/** The words of a full day's refusal: what was confirmed today, against the limit. */
-export function fullLines(full: Room): string {
-	return `Confirmed today (UK time): ${pounds(full.total)} of the daily limit of ${pounds(full.limit)}; what is left is less than one letter (${pounds(full.letter)}).`;
-}
-
-export function fullRefusal(ctx: IExecuteFunctions, itemIndex: number, what: string, full: Room, rerun: Rerun): NodeOperationError {
-	return refusal(ctx, itemIndex, `${what}: today's spending cannot take another letter`, [fullLines(full), notSentAdvice(rerun, 'tomorrow or once the limit is raised')]);
-}
-
-/** The full day, once the day cannot take another letter (spendingRoom.ts), while the limit is the one that filled it. */
-export function dayFull(ctx: IExecuteFunctions, daily: number): Room | undefined {
-	return fullDay(ctx, Math.round(daily * PER_POUND));
-}
-
-/** Why a check could not read today's spending. */
-export function unreadLine(why: string): string {
-	return `The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${why}`;
-}
-
-export function spendingUnreadable(ctx: IExecuteFunctions, itemIndex: number, what: string, why: string, rerun: Rerun): NodeOperationError {
-	return refusal(ctx, itemIndex, `${what}: today's spending could not be read`, [unreadLine(why), notSentAdvice(rerun, 'later')]);
+/** An item refused before anything was made for it, the day being closed. */
+export function closedRefusal(ctx: IExecuteFunctions, itemIndex: number, closed: Closed, rerun: Rerun): NodeOperationError {
+	const { problem, line, when } = closedWords(closed);
+	return refusal(ctx, itemIndex, `Nothing was sent for this item: ${problem}`, [line, notSentAdvice(rerun, when)]);
 }
 
 /** A refusal's words, to which its draft's advice is added where the refusal is made (confirmLine.ts). */
-export interface Refusing {
-	message: string;
-	lines: string[];
-}
+export type Refusing = { message: string; lines: string[] };
 
-/** A job that would take the day over the limit, with what was confirmed so far (amounts with 8 implied decimals). */
-export function overLimit(why: string, limit: number, total: number, cost: number): Refusing {
-	return {
-		message: `${why}: it would take today's spending over the daily limit of ${pounds(limit)}`,
-		lines: [`Confirmed today (UK time) so far: ${pounds(total)}; with this job ${pounds(total + cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`],
-	};
-}
+export const overPerJob = (why: string, perJob: number, rerun: Rerun): Refusing => ({ message: `${why}: it costs more than "Confirm Only Up To" (${pounds(perJob)})`, lines: [ADVICE[rerun]] });
 
-/** Why a check gave up: other processes' claims, named, decided nothing for `waitMs`. */
-export function stuckWhy(ids: string[], waitMs: number): string {
-	return `drafts of other n8n processes (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ' …' : ''}) were neither confirmed nor handed back within ${waitMs / 1000} seconds`;
-}
+export const priceUnread = (why: string, draft: PrintJob): Refusing => ({
+	message: `${why}: Intelliprint's answer did not give its price`,
+	lines: [
+		`${draft.cost === undefined ? 'The answer had no cost at all' : `The answer's cost was ${JSON.stringify(draft.cost)?.slice(0, 80)}`}, so it cannot be checked against the spending limit.`,
+		'It stays a draft: check its price in Intelliprint, and confirm it by hand (in Intelliprint or with Print Job → Confirm) if it is right.',
+	],
+});
 
-/**
- * A keyed item refused before anything was made for it, whose key names a draft an earlier run left (a limit held it
- * back): the refusal names that draft, on the error item too, so nobody makes it again by hand.
- */
+/** A keyed item refused before anything was made for it, whose key names a draft an earlier run left: named, on the error item too. */
 export function namingEarlierDraft(error: NodeError, draft: PrintJob): NodeError {
-	const cost = priceAfterTax(draft);
+	const cost = nameHeld(error, draft);
 	error.description = `${error.description ?? ''} An earlier run holds draft ${draft.id} for this item (${letters(draft)}${cost === undefined ? '' : `, ${pounds(cost)} after tax`}, not confirmed): it stays a draft, and once the limit allows, a rerun confirms it rather than making another.`.trim();
-	error.context.heldDraft = { id: draft.id, costGbp: cost === undefined ? null : cost / PER_POUND };
 	return error;
 }

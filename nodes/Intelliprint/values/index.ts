@@ -8,3 +8,4 @@ export * from './itemFields';
 export * from './parameters';
 export * from './strictValues';
 export * from './values';
+export * from './ukDay';

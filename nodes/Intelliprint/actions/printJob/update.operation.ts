@@ -3,8 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { printJobItems } from '../../results';
 import { alphabetical, getPrintJobId } from '../../values';
-import { buildPrintJobBody } from '../../building';
-import { confirmById, planConfirm, updatePrintJob } from '../../spending';
+import { buildPrintJobBody, updatePrintJob } from '../../building';
+import { confirmById, planConfirm } from '../../spending';
 import { testJobOrRefuse } from '../../agent';
 import { keepKeyedReference } from '../../reruns';
 import { printJobLocator, printJobOutputFields } from '../common.descriptions';

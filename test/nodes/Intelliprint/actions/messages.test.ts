@@ -15,15 +15,15 @@ describe('what an operation advises', () => {
 			parameters: { resource: 'background', operation: 'create', binaryPropertyName: 'data', options: { parallelItems: 1 } },
 			items: [1, 2].map((n) => ({ files: { data: { data: pdf, fileName: `lh${n}.pdf` } } })),
 		});
-		expect(error?.description).toMatch(/Running the same items again would create them again: remove those items first\.$/);
+		expect(error?.description).toMatch(/Running the same items again would create these again: run only the items not listed here\.$/);
 		expect(error?.description).not.toContain('Skip Items Already Sent');
 	});
 
-	it('Print Job → Create, stopped after a job: it does advise "Skip Items Already Sent"', async () => {
+	it('Print Job → Create, stopped after a job: it explains that "Skip Items Already Sent", turned on now, would not help', async () => {
 		api.fake.faults.push({ method: 'POST', path: /\/prints$/, status: 400, after: 1, error: { type: 'invalid_request_error', code: 'parameter_invalid', message: 'No.' } });
 		const rows = [1, 2].map((n) => ({ json: { name: `N ${n}`, address: '1 High Street', postcode: 'LS1 4AP' } }));
 		const { error } = await api.run({ typeVersion: 1.2, parameters: { ...letter, options: { parallelItems: 1 } }, items: rows });
-		expect(error?.description).toContain('remove those items first, or turn on "Skip Items Already Sent".');
+		expect(error?.description).toContain('run only the items not listed here (turned on now, Skip Items Already Sent cannot find jobs made without it; set it before a run to make that run safe to repeat).');
 	});
 
 	it('a row without a postcode: "for its letter" on a print job, "for the mailing list" on a list, neither on a check', async () => {

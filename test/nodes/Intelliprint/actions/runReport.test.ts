@@ -22,7 +22,7 @@ describe('what a run hints', () => {
 		const hints = run.data.resultData.runData.Intelliprint[0].hints?.map((hint) => hint.message) ?? [];
 		expect(hints).toEqual([
 			'1 of 8 rows was not sent: see the items with an "error" field for the reason on each.',
-			expect.stringMatching(/^This mail run of 8 rows has no "Skip Items Already Sent": running it again sends every letter again\./),
+			expect.stringMatching(/^This mail run of 8 rows has no "Skip Items Already Sent": running it again sends every letter again \(turned on now, it cannot find the letters this run sent\)\. Set it under Options/),
 		]);
 		const keyed = await api.run({ typeVersion: 1.2, parameters: create('allItems', { options: { sentKey: '={{ $json.name }}' } }), items: rows(8) });
 		expect(keyed.run.data.resultData.runData.Intelliprint[0].hints ?? []).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ukMidnight } from '../../../../nodes/Intelliprint/spending/spending';
+import { ukMidnight } from '../../../../nodes/Intelliprint/values';
 
 describe('today, as a daily spending limit counts it (UK time)', () => {
 	it.each([

@@ -39,6 +39,7 @@ describe('Print Job → Create from content: a mail run split into print jobs', 
 		expect(first.error?.message).toContain('larger than Intelliprint accepts');
 		expect(first.error?.description).toContain('Print job 2 of 3 of this mail run had 10 letters');
 		expect(first.error?.description).toContain('"Letters per Print Job" lower (e.g. 5)');
+		expect(first.error?.description).toContain('run it again and Skip Items Already Sent sends only the rows they do not hold');
 		expect(first.error?.description).toContain(jobsOf('B')[0].id);
 		expect(jobsOf('B')).toHaveLength(1);
 

@@ -250,7 +250,7 @@ describe('what a refusal tells the user', () => {
 
 	it('one instruction per situation: without a key, confirm by hand; with Skip Items Already Sent, run it again', async () => {
 		const plain = await api.run({ parameters: liveCreate(), items: rows(1), credentials: { dailySpendingLimit: 0.5 } });
-		expect(plain.error?.description).toMatch(/confirm it by hand in Intelliprint or with Print Job → Confirm\. Running this item again would create another draft/);
+		expect(plain.error?.description).toMatch(/confirm it with Print Job → Confirm \(or by hand in Intelliprint\), or delete it and run this item again\. It was made without Skip Items Already Sent, so no rerun can find it/);
 		expect(plain.error?.description).not.toMatch(/do not run it again|run it again once the limit allows/);
 		const keyed = await api.run({ parameters: liveCreate({ options: { sentKey: '={{ $json.name }}' } }), items: rows(1), credentials: { dailySpendingLimit: 0.5 } });
 		expect(keyed.error?.description).toMatch(/run the workflow again: Skip Items Already Sent makes the rerun confirm this draft, not create another\./);
