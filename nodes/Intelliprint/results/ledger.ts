@@ -1,5 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { forgetJob } from './runAccount';
+
 /**
  * What each item of a node run has created on Intelliprint (print jobs, backgrounds). A failure
  * later in the item, or in another item, must never lose these IDs: a user who reruns without them
@@ -29,11 +31,18 @@ export function recordConfirmed(ctx: IExecuteFunctions, id: string): void {
 	}
 }
 
+/** A draft deleted again before it was ever confirmed (the spending gate's, giving way): nothing of it is left. */
+export function recordDeleted(ctx: IExecuteFunctions, id: string): void {
+	const ledger = ledgers.get(ctx);
+	for (const [item, entries] of ledger ?? []) ledger!.set(item, entries.filter((entry) => entry.id !== id));
+	forgetJob(ctx, id);
+}
+
 export function createdBy(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	return (ledgers.get(ctx)?.get(itemIndex) ?? []).map((entry) => entry.id);
 }
 
 /** Every item that created something, in item order. */
 export function allCreated(ctx: IExecuteFunctions): Array<[number, Created[]]> {
-	return [...(ledgers.get(ctx) ?? new Map<number, Created[]>())].sort(([a], [b]) => a - b);
+	return [...(ledgers.get(ctx) ?? new Map<number, Created[]>())].filter(([, made]) => made.length).sort(([a], [b]) => a - b);
 }

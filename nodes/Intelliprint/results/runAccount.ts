@@ -92,6 +92,11 @@ export function noteJob(ctx: IExecuteFunctions, job: PrintJob): void {
 	});
 }
 
+/** A draft deleted again before it was confirmed: it is neither created nor held by this execution. */
+export function forgetJob(ctx: IExecuteFunctions, id: string): void {
+	accountOf(ctx).jobs.delete(id);
+}
+
 /** A draft a spending limit (or an unreadable day or price) held back: counted apart, not as created or posted. */
 export function noteHeld(ctx: IExecuteFunctions, draft: PrintJob): void {
 	const jobs = accountOf(ctx).jobs;

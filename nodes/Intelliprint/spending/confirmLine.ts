@@ -2,22 +2,21 @@ import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { issueConfirmPass } from '../transport/confirmPass';
-import { asNodeError, type PrintJob } from '../results';
+import { asNodeError, recordDeleted, type PrintJob } from '../results';
+import { apiRequest, EXPECT } from '../transport';
 import { updatePrintJob } from '../building/printJobUpdate';
 import { PER_POUND, pounds, ukMidnight } from '../values';
 import { before, CLAIM_CONFIRM_WINDOW_MS, isOwnClaim, LISTING_WAIT_MS, readDayAndClaims, releasedMetadata, type Place, type Read } from './dayRead';
-import { closedDay, draftsLanded, noteCheck, noteUnread, type Closed } from './spendingRoom';
-import { closedWords, refusal, ADVICE, type Refusing, type Rerun } from './refusals';
+import { closedDay, draftsLanded, noteCheck, noteUnread } from './spendingRoom';
+import { closedRefusing, notSentAdvice, refusal, ADVICE, type Refusing, type Rerun } from './refusals';
 
 /**
  * The line of confirms under a daily limit (docs/spending-limits.md), one per credential in this n8n process. A round
- * reads the day and the claims once and gives every confirm in line its verdict, so one read serves a run's letters.
- * The next round waits until the day's list shows this process's confirms. A confirm that is no claim (a rerun's held
- * draft, the Confirm operation, a claim past its window) has no place, and goes one per round.
+ * reads the day and the claims once (after the list shows this process's confirms) and gives every confirm in line its
+ * verdict. A confirm that is no claim (a rerun's held draft, Confirm, a claim past its window) goes one per round.
  *
- * A confirm in line: its draft, the draft's cost after tax (8 implied decimals), the daily limit in pounds as the
- * credential gives it, what to say when refused, and when this process asked for the draft if it is a claim made for
- * this confirm (dayRead.ts). In line, it gets its claim's place, and notes the claims ahead of it and since when.
+ * An ask: its draft's cost after tax (8 implied decimals), the daily limit in pounds, and when this process asked for
+ * the draft if it is a claim made for it. In line it gets its place, and notes the claims ahead of it and since when.
  */
 export type Ask = { ctx: IExecuteFunctions; itemIndex: number; draft: PrintJob; cost: number; daily: number; limitKey: string; why: string; rerun: Rerun; claimedAt?: number };
 type Waiting = Ask & { place?: Place; ahead?: string; since: number; resolve: (job: PrintJob) => void; reject: (error: Error) => void };
@@ -61,7 +60,7 @@ async function round(line: Waiting[]): Promise<boolean> {
 	const take = (ask: Waiting) => line.splice(line.indexOf(ask), 1);
 	for (const ask of [...line]) {
 		const closed = closedDay(ask.ctx, limitOf(ask));
-		if (closed) await refuse(take(ask)[0], closedFor(ask, closed));
+		if (closed) await refuse(take(ask)[0], closedRefusing(`Print job ${ask.draft.id} was not confirmed`, closed));
 	}
 	// Asks that join during the read wait for the next round.
 	const open = [...line];
@@ -85,9 +84,9 @@ async function round(line: Waiting[]): Promise<boolean> {
 	for (const ask of open.sort(inLine)) {
 		const verdict = verdictOf({ cost: ask.cost, limit: limitOf(ask), place: ask.place }, read.spent, undecided);
 		if (verdict === 'wait' || (verdict === 'confirm' && !ask.place && approved.some((other) => !other.place))) {
+			const ahead = verdict === 'wait' ? undecided.filter((claim) => !ask.place || claim.created <= ask.place.created).map((claim) => claim.id) : [];
 			// To the asks behind it, this process's own claim waiting is one that may still be confirmed.
 			if (ask.place) undecided.push({ ...ask.place, cost: ask.cost });
-			const ahead = verdict === 'wait' ? undecided.filter((claim) => !ask.place || before(claim, ask.place)).map((claim) => claim.id) : [];
 			if (ahead.join() !== ask.ahead || ahead.length === 0) [ask.ahead, ask.since] = [ahead.join(), Date.now()];
 			else if (Date.now() - ask.since > LISTING_WAIT_MS) await refuseUnread(take(ask), new Error(stuck(ahead)));
 			continue;
@@ -99,24 +98,27 @@ async function round(line: Waiting[]): Promise<boolean> {
 		}
 		const letters = ask.draft.letters?.length ?? 1;
 		noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters, total: read.spent + others, spent: read.spent, share: read.rivals + 1 });
-		if (verdict === 'refuse') {
-			const lines = [`Confirmed today (UK time) so far: ${pounds(read.spent)}; with this job ${pounds(read.spent + ask.cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`];
-			await refuse(ask, { message: `${ask.why}: it would take today's spending over the daily limit of ${pounds(limitOf(ask))}`, lines });
-		}
+		const lines = [`Confirmed today (UK time) so far: ${pounds(read.spent)}; with this job ${pounds(read.spent + ask.cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`];
+		if (verdict === 'refuse') await refuse(ask, { message: `${ask.why}: it would take today's spending over the daily limit of ${pounds(limitOf(ask))}`, lines });
+		if (verdict === 'giveWay') await giveWay(ask, lines);
 	}
 	await Promise.all(approved.map(async (ask) => await confirmApproved(ask, day)));
 	return open.some((ask) => !line.includes(ask));
 }
 
 /**
- * The one rule (docs/spending-limits.md), with `spent` what is confirmed or approved: an ask is refused when it does not
- * fit even alone, confirmed when it fits with every claim ahead of it that may still be confirmed (every such claim,
- * for an ask without a place), and otherwise waits for those claims to be decided.
+ * The rule (docs/spending-limits.md), with `spent` what is confirmed or approved. An ask is refused when it does not fit
+ * even alone; confirmed when it fits with every claim that may still be confirmed made in an earlier second or the same
+ * one (every claim, for an ask without a place); and otherwise waits for those claims to be decided, except that a
+ * claim placed after another process's of the same second gives way when it does not fit with the claims ahead of it.
  */
-function verdictOf(ask: { cost: number; limit: number; place?: Place }, spent: number, undecided: Read['undecided']): 'confirm' | 'refuse' | 'wait' {
+function verdictOf(ask: { cost: number; limit: number; place?: Place }, spent: number, undecided: Read['undecided']): 'confirm' | 'refuse' | 'giveWay' | 'wait' {
+	const { place } = ask;
+	const sum = (counted: (claim: Place) => boolean) => undecided.reduce((total, claim) => total + (counted(claim) ? claim.cost : 0), 0);
 	if (spent + ask.cost > ask.limit) return 'refuse';
-	const ahead = undecided.reduce((sum, claim) => sum + (!ask.place || before(claim, ask.place) ? claim.cost : 0), 0);
-	return spent + ahead + ask.cost <= ask.limit ? 'confirm' : 'wait';
+	if (spent + sum((claim) => !place || claim.created <= place.created) + ask.cost <= ask.limit) return 'confirm';
+	const tied = place && undecided.some((claim) => claim.created === place.created && claim.token !== place.token && before(claim, place));
+	return tied && spent + sum((claim) => before(claim, place)) + ask.cost > ask.limit ? 'giveWay' : 'wait';
 }
 
 /** Claims by their place, then confirms made alone (no place) in the order they came. */
@@ -128,17 +130,12 @@ function inLine(a: Waiting, b: Waiting): number {
 const stuck = (ids: string[]) =>
 	`drafts made earlier to be confirmed under this limit (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ' …' : ''}) were neither confirmed nor handed back within ${LISTING_WAIT_MS / 1000} seconds: the n8n process that made them may have stopped`;
 
-function closedFor(ask: Ask, closed: Closed): Refusing {
-	const { problem, line } = closedWords(closed);
-	return { message: `Print job ${ask.draft.id} was not confirmed: ${problem}`, lines: [line] };
-}
-
 /** Fail closed, and fast: the runs of these asks refuse their other items at once, with the same words. */
 async function refuseUnread(asks: Waiting[], error: Error): Promise<void> {
 	const unread = `${error.message.replace(/\.$/, '')}.`;
 	for (const ask of asks) {
 		noteUnread(ask.ctx, unread);
-		await refuse(ask, closedFor(ask, { unread }));
+		await refuse(ask, closedRefusing(`Print job ${ask.draft.id} was not confirmed`, { unread }));
 	}
 }
 
@@ -150,13 +147,23 @@ async function refuse(ask: Waiting, refusing: Refusing): Promise<void> {
 	ask.reject(error);
 }
 
+/**
+ * Gives way to a claim of the same second (verdictOf): the draft is deleted, so nothing is sent and nothing left; one
+ * that cannot be deleted is refused as any other.
+ */
+async function giveWay(ask: Waiting, lines: string[]): Promise<void> {
+	const why = `a draft another n8n process made in the same second goes first, and both do not fit under the daily limit of ${pounds(limitOf(ask))}`;
+	const deleted = await apiRequest(ask.ctx, { expect: EXPECT.printJob, method: 'DELETE', path: `/prints/${ask.draft.id}`, itemIndex: ask.itemIndex }).then(() => true, () => false);
+	if (!deleted) return await refuse(ask, { message: `${ask.why}: ${why}`, lines });
+	recordDeleted(ask.ctx, ask.draft.id);
+	ask.reject(refusal(ask.ctx, ask.itemIndex, `Nothing was sent for this item: ${why}`, [...lines, `Its draft was deleted. ${notSentAdvice(ask.rerun, 'later')}`]));
+}
+
 /** Hands back this process's claim on a draft the line will not confirm; why not, if that failed. */
 export async function handBack(ask: Pick<Ask, 'ctx' | 'itemIndex' | 'draft' | 'limitKey'>): Promise<string | undefined> {
 	if (!isOwnClaim(ask.draft, ask.limitKey)) return undefined;
-	return await updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated').then(
-		() => undefined,
-		(failure: Error) => failure.message,
-	);
+	const released = updatePrintJob(ask.ctx, ask.draft.id, { metadata: releasedMetadata(ask.draft) }, ask.itemIndex, 'updated');
+	return await released.then(() => undefined, (failure: Error) => failure.message);
 }
 
 async function confirmApproved(ask: Waiting, day: number): Promise<void> {

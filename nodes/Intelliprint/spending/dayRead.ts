@@ -8,13 +8,10 @@ import { priceAfterTax } from '../values';
 
 /**
  * What a check of the daily limit reads (docs/spending-limits.md): today's confirms, kept per process, and the claims
- * of the last quarter hour, each once the list shows what this process wrote. An API that lists a write late would
- * otherwise let processes confirm what the others cannot see yet; past LISTING_WAIT_MS nothing is confirmed (the API
- * contract's listing-delay, transport/contract.ts).
- *
- * A claim is a live draft made to be confirmed under the limit: it carries CLAIM_METADATA (its process's token, one
- * per credential) from the moment it is made, and `released` once refused. Claims are read back a quarter hour by the
- * API's clock; one is decided in the line only within CLAIM_CONFIRM_WINDOW_MS of being made, well inside that.
+ * of the last quarter hour (by the API's clock), each once the list shows what this process wrote; past LISTING_WAIT_MS
+ * nothing is confirmed (the API contract's listing-delay). A claim is a live draft made to be confirmed under the limit,
+ * carrying CLAIM_METADATA (its process's token, one per credential) from the moment it is made, `released` once
+ * refused; it is decided in the line only within CLAIM_CONFIRM_WINDOW_MS of being made, well inside the quarter hour.
  */
 export const LISTING_WAIT_MS = 30_000;
 export const CLAIM_METADATA = 'n8n_spend_claim';
@@ -44,9 +41,8 @@ async function readAgainUntil<T>(read: () => Promise<T>, enough: (answer: T) => 
 }
 
 /**
- * Live print jobs newest first (by `qs`'s sort), back while `within` holds: each job once though the pages shift, the
- * list's count at its first page, and whether the count changed meanwhile. The API contract's list-order,
- * mode-filters, projection, counts, metadata-kept and price-on-jobs (transport/contract.ts) are checked on each page.
+ * Live print jobs newest first by `qs`'s sort, while `within` holds: each once though pages shift, the first page's count,
+ * and whether it changed. The contract's list-order, mode-filters, projection, counts, metadata-kept, price-on-jobs hold.
  */
 async function listBack(ctx: IExecuteFunctions, itemIndex: number, qs: IDataObject, within: (job: PrintJob) => boolean) {
 	const jobs = new Map<string, PrintJob>();

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, NodeError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { noteHeld, type PrintJob } from '../results';
-import type { Closed } from './spendingRoom';
 import { PER_POUND, pounds, priceAfterTax } from '../values';
+import type { Closed } from './spendingRoom';
 
 /** What running the same item again does to a draft a limit held back: it tells the user what to do. */
 export type Rerun = 'confirmsDraft' | 'createsAnother' | 'confirmsAgain';
@@ -46,21 +46,19 @@ export function notSentAdvice(rerun: Rerun, when: string): string {
 	return `This run has no Skip Items Already Sent key, so running the whole workflow again would post the letters it did send a second time: ${when}, run only the items that were not sent (with On Error → Continue (using error output) they come out on the error output).`;
 }
 
-/** What a closed day (spendingRoom.ts) says: full, or unreadable. */
-export function closedWords(closed: Closed): { problem: string; line: string; when: string } {
+/** What `what` says on a closed day (spendingRoom.ts), full or unreadable; with a rerun, what to do next. */
+export function closedRefusing(what: string, closed: Closed, rerun?: Rerun): Refusing {
 	const { full, unread } = closed;
-	if (full) {
-		const line = `Confirmed today (UK time): ${pounds(full.total)} of the daily limit of ${pounds(full.limit)}; what is left is less than one letter (${pounds(full.letter)}).`;
-		return { problem: "today's spending cannot take another letter", line, when: 'tomorrow or once the limit is raised' };
-	}
-	const line = `The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${unread}`;
-	return { problem: "today's spending could not be read", line, when: 'later' };
+	const line = full
+		? `Confirmed today (UK time): ${pounds(full.total)} of the daily limit of ${pounds(full.limit)}; what is left is less than one letter (${pounds(full.letter)}).`
+		: `The credential has a daily spending limit, and checking it needs the list of today's confirmed print jobs: ${unread}`;
+	const next = rerun && notSentAdvice(rerun, full ? 'tomorrow or once the limit is raised' : 'later');
+	return { message: `${what}: ${full ? "today's spending cannot take another letter" : "today's spending could not be read"}`, lines: next ? [line, next] : [line] };
 }
 
-/** An item refused before anything was made for it, the day being closed. */
 export function closedRefusal(ctx: IExecuteFunctions, itemIndex: number, closed: Closed, rerun: Rerun): NodeOperationError {
-	const { problem, line, when } = closedWords(closed);
-	return refusal(ctx, itemIndex, `Nothing was sent for this item: ${problem}`, [line, notSentAdvice(rerun, when)]);
+	const { message, lines } = closedRefusing('Nothing was sent for this item', closed, rerun);
+	return refusal(ctx, itemIndex, message, lines);
 }
 
 /** A refusal's words, to which its draft's advice is added where the refusal is made (confirmLine.ts). */

@@ -4,11 +4,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
  * What a node run knows of the room left under the daily limit, to spend no request on items that cannot go: a draft is
  * made only while the run's drafts in line fit its share of what is left (each process drafting near the limit takes
  * its share); once the day is full or unreadable, the rest are refused with no draft and no read.
- */
-
-/**
- * The day as a check saw it (8 implied decimals): spent with the claims that may still be confirmed, the limit, the
- * cheapest letter priced, and how many processes (this one included) had claims.
+ *
+ * A Room is the day as a check saw it (8 implied decimals): spent with the claims that may still be confirmed, the
+ * limit, the cheapest letter priced, and how many processes (this one included) had claims.
  */
 export type Room = { total: number; limit: number; letter: number; share: number };
 /** Why a run makes no more drafts: the day full (for its limit), or why it could not be read. */
@@ -72,16 +70,16 @@ export async function roomForDraft(ctx: IExecuteFunctions, limit: number): Promi
 		await room.moved;
 	}
 	[room.waiting, room.drafting] = [room.waiting + 1, room.drafting + 1];
-	const step = { landed: false, released: false };
-	const landed = () => {
-		if (!step.landed) [step.landed, room.drafting] = [true, room.drafting - 1];
+	let [landed, released] = [false, false];
+	const land = () => {
+		if (!landed) [landed, room.drafting] = [true, room.drafting - 1];
 		wake(room);
 	};
 	const release = () => {
-		if (!step.released) [step.released, room.waiting] = [true, room.waiting - 1];
-		landed();
+		if (!released) [released, room.waiting] = [true, room.waiting - 1];
+		land();
 	};
-	return { landed, release };
+	return { landed: land, release };
 }
 
 /** Settles once none of the run's drafts is still being made. */

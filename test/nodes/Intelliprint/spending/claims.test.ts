@@ -66,6 +66,45 @@ describe('claims of other processes', () => {
 		other.metadata[CLAIM_METADATA] = 'released';
 	});
 
+	describe('claims made in the same second (the API gives `created` in whole seconds)', () => {
+		/** Every job the fake makes from now on is made in the same second as `other`. */
+		const sameSecond = (token: string) => {
+			const [other] = api.fake.prints.seed(1, { metadata: { [CLAIM_METADATA]: token } });
+			const clock = api.fake.prints as unknown as { now: () => number };
+			const real = clock.now;
+			clock.now = () => other.created;
+			return { other, restore: () => (clock.now = real) };
+		};
+
+		it('one placed after this one is counted (it may not have seen this one): this item waits until it is decided', async () => {
+			const limit = Math.round((spent(api.fake) + 1.5) * 100) / 100;
+			// '~' sorts after every token a process makes: the other claim is placed after this one.
+			const { other, restore } = sameSecond('~');
+			let mineWhenReleased: boolean | undefined;
+			void sleep(500).then(() => {
+				mineWhenReleased = api.fake.createdPrintJobs().at(-1)?.confirmed;
+				other.metadata[CLAIM_METADATA] = 'released';
+			});
+			const { items } = await api.run({ parameters: live, items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: limit } }).finally(restore);
+			expect(items[0].json.confirmed, errors(items)[0]).toBe(true);
+			expect(mineWhenReleased).toBe(false);
+			expect(spent(api.fake)).toBeLessThanOrEqual(limit);
+		});
+
+		it("one placed before this one that leaves no room: this item gives way, its draft deleted, and the other is untouched", async () => {
+			const limit = Math.round((spent(api.fake) + 1.5) * 100) / 100;
+			// '0' sorts before every token a process makes: the other claim is placed before this one.
+			const { other, restore } = sameSecond('0');
+			const { items } = await api.run({ parameters: live, items: rows(1), continueOnFail: true, credentials: { dailySpendingLimit: limit } }).finally(restore);
+			expect(errors(items)[0]).toMatch(/^Nothing was sent for this item: a draft another n8n process made in the same second goes first, and both do not fit under the daily limit of £[\d.]+$/);
+			expect(String(items[0].json.description)).toContain('Its draft was deleted. This run has no Skip Items Already Sent key');
+			expect(api.fake.prints.jobs.has(api.fake.createdPrintJobs().at(-1)!.id)).toBe(false);
+			expect(other.confirmed).toBe(false);
+			expect(other.metadata[CLAIM_METADATA]).toBe('0');
+			other.metadata[CLAIM_METADATA] = 'released';
+		});
+	});
+
 	it('a claim of another process that is never decided: after 30 s without progress nothing is confirmed, and the item names it', async () => {
 		const limit = Math.round((spent(api.fake) + 1.5) * 100) / 100;
 		for (const job of api.fake.prints.jobs.values()) if (!job.confirmed && job.metadata[CLAIM_METADATA]) job.metadata[CLAIM_METADATA] = 'released';
