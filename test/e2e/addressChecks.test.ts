@@ -15,6 +15,9 @@ import { suiteN8n } from './server';
 const WORKFLOW = 'ipAddressCheck01';
 const rows = addressDataset();
 const accepted = rows.filter((row) => !('refused' in row.expected));
+const OWN_FIELDS = ['name', 'address', 'postcode', 'country'];
+/** The fields Address → Check adds (docs/addresses.md), on every item whatever its verdict. */
+const CHECK_FIELDS = ['address_ok', 'address_problem', 'address_fix', 'address_field', 'duplicate_of_row', 'posted_name', 'posted_address', 'posted_postcode', 'posted_country'];
 
 function workflow() {
 	const node = (name: string, type: string, typeVersion: number, position: [number, number], parameters: object, extra: object = {}) => ({ id: name, name, type, typeVersion, position, parameters, ...extra });
@@ -60,16 +63,31 @@ describe(`addresses checked before sending, in real n8n ${LINE}.x`, () => {
 		const wrong: string[] = [];
 		checked.forEach((item, i) => {
 			const row = rows[i];
-			const address = item.json.address as { postcode?: string; country?: string } | undefined;
 			const right = 'refused' in row.expected
 				? item.json.address_ok === false && String(item.json.address_problem).startsWith(row.expected.refused)
-				: item.json.address_ok === true && address?.postcode === row.expected.postcode && address?.country === row.expected.country;
-			if (!right) wrong.push(`row ${i + 1} (${row.kind}): ${JSON.stringify(item.json).slice(0, 200)}`);
+				: item.json.address_ok === true && item.json.posted_postcode === row.expected.postcode && item.json.posted_country === row.expected.country;
+			// The row's own fields come out as they went in, good or refused: the verdict has fields of its own.
+			const own = Object.fromEntries(OWN_FIELDS.map((key) => [key, item.json[key]]));
+			const untouched = JSON.stringify(own) === JSON.stringify({ name: row.name, address: row.address, postcode: row.postcode, country: row.country });
+			const added = Object.keys(item.json).filter((key) => !OWN_FIELDS.includes(key));
+			if (!right || !untouched || added.join() !== CHECK_FIELDS.join()) wrong.push(`row ${i + 1} (${row.kind}): ${JSON.stringify(item.json).slice(0, 200)}`);
 			const entry = table.get(row.kind) ?? { rows: 0, expected: 0, got: 0 };
 			table.set(row.kind, { rows: entry.rows + 1, expected: entry.expected + ('refused' in row.expected ? 0 : 1), got: entry.got + (item.json.address_ok === true ? 1 : 0) });
 		});
 		await fs.outputJson(`${ROOT}/.e2e/address-checks-n8n${LINE}.json`, Object.fromEntries(table), { spaces: 2 });
 		expect(wrong).toEqual([]);
+	});
+
+	it('a good row and a refused row keep their own fields exactly, and get the verdict beside them', () => {
+		const checked = outputs('Check addresses')[0] ?? [];
+		const good = rows.findIndex((row) => row.kind.startsWith('UK postcode') && row.postcode !== ('postcode' in row.expected ? row.expected.postcode : ''));
+		const refused = rows.findIndex((row) => 'refused' in row.expected && row.expected.refused === 'Postcode');
+		for (const index of [good, refused]) {
+			const { name, address, postcode, country } = rows[index];
+			expect(checked[index].json).toMatchObject({ name, address, postcode, country });
+		}
+		expect(checked[good].json).toMatchObject({ address_ok: true, address_problem: '', posted_name: rows[good].name, posted_address: rows[good].address });
+		expect(checked[refused].json).toMatchObject({ address_ok: false, address_field: 'postcode', posted_address: '', posted_postcode: '' });
 	});
 
 	it('the mail run sends exactly the accepted rows, in their standard form; every refused row is on the error output and none reached the API', () => {

@@ -4,7 +4,7 @@ import { filledByModel, toolDefault } from './tool.descriptions';
 
 /**
  * Version 1.1: n8n's resource mapper. "Map Automatically" reads each item's fields by their names;
- * "Map Each Field Manually" takes a field, a fixed value or an expression per recipient field.
+ * "Map Each Column Manually" (n8n's name for the mode) takes a field, a fixed value or an expression per recipient field.
  * Neither evaluates an expression per row for a plain field (see itemFields.ts).
  */
 const recipientMapper: INodeProperties = {

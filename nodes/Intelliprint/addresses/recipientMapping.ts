@@ -71,7 +71,7 @@ function automatic(ctx: IExecuteFunctions): RecipientMapping['read'] {
 	};
 }
 
-/** "Map Each Field" in the resource mapper, or the four fields of version 1 and of the AI tool. */
+/** "Map Each Column Manually" in the resource mapper, or the four fields of version 1 and of the AI tool. */
 function byField(ctx: IExecuteFunctions, path: (id: RecipientFieldId) => string): RecipientMapping['read'] {
 	const readers = RECIPIENT_FIELDS.map((field) => [field.id, itemReader(ctx, path(field.id), '')] as const);
 	return (itemIndex) => Object.fromEntries(readers.map(([id, read]) => [id, read(itemIndex)])) as RawRecipient;
@@ -105,7 +105,7 @@ export function recipientMapping(ctx: IExecuteFunctions): RecipientMapping {
 					}
 				: {
 						read: automatic(ctx),
-						hint: 'Name the item\'s fields name, address (or address_line_1, address_line_2, town) and postcode, or choose "Map Each Field Manually" under "Recipient Fields"',
+						hint: 'Name the item\'s fields name, address (or address_line_1, address_line_2, town) and postcode, or choose "Recipient Fields" → "Mapping Column Mode" → "Map Each Column Manually"',
 					};
 	}
 	mappings.set(ctx, mapping);

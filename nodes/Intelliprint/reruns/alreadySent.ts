@@ -64,7 +64,7 @@ export async function sentJobStill(ctx: IExecuteFunctions, itemIndex: number, pr
 }
 
 export function sentKeyOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
-	const key = textValue(ctx, itemIndex, value, 'Skip Items Already Sent → Key')?.trim();
+	const key = textValue(ctx, itemIndex, value, 'Skip Items Already Sent')?.trim();
 	if (!key || key.length > MAX_KEY_LENGTH) {
 		throw new NodeOperationError(ctx.getNode(), key ? `The sent key is longer than ${MAX_KEY_LENGTH} characters` : `Item ${itemIndex + 1} has no sent key`, {
 			itemIndex,

@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 
 /** What an AI agent is told this operation does (see tool.descriptions.ts). */
 export const toolDescription =
-	'Checks a postal address before a letter is sent, and sends nothing: whether the country is known, the postcode has its country\'s format (a full UK postcode such as SW1A 1AA) and the address fits the envelope window. Returns address_ok, the address as it would be posted, and if refused the field, the reason and how to fix it.';
+	'Checks a postal address before a letter is sent, and sends nothing: whether the country is known, the postcode has its country\'s format (a full UK postcode such as SW1A 1AA) and the address fits the envelope window. Returns address_ok; the address as it would be posted in posted_name, posted_address, posted_postcode and posted_country; and if refused address_field, address_problem (the reason) and address_fix (how to fix it).';
 
 export const description = updateDisplayOptions({ show: { resource: ['address'], operation: ['check'] } }, properties);
 
@@ -26,27 +26,41 @@ export function runsOnce(this: IExecuteFunctions): boolean {
 	return true;
 }
 
+/**
+ * The fields the check adds to each item, every one on every item (empty where they do not apply), so rows written
+ * back to a sheet get the same columns and a rerun's verdict replaces an earlier one whole. The item's own fields
+ * are never changed: its `address` stays as the row had it, and the address as it would be posted has its own fields.
+ */
+export const CHECK_FIELDS = ['address_ok', 'address_problem', 'address_fix', 'address_field', 'duplicate_of_row', 'posted_name', 'posted_address', 'posted_postcode', 'posted_country'] as const;
+
+type Verdict = Record<(typeof CHECK_FIELDS)[number], string | number | boolean | null>;
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const firstRowOf = new Map<string, number>();
 	return this.getInputData().map((item, itemIndex): INodeExecutionData => {
-		const verdict: IDataObject = {};
+		const verdict: Verdict = {
+			address_ok: false, address_problem: '', address_fix: '', address_field: '', duplicate_of_row: null,
+			posted_name: '', posted_address: '', posted_postcode: '', posted_country: '',
+		};
 		try {
 			const { address } = recipientOf(this, itemIndex, false);
 			const key = sameRecipientKey(address);
 			const first = firstRowOf.get(key);
 			if (first === undefined) firstRowOf.set(key, itemIndex);
-			Object.assign(verdict, { address_ok: true, address, ...(first !== undefined ? { duplicate_of_row: first + 1 } : {}) });
+			Object.assign(verdict, {
+				address_ok: true, duplicate_of_row: first === undefined ? null : first + 1,
+				posted_name: address.name, posted_address: address.line, posted_postcode: address.postcode, posted_country: address.country,
+			});
 		} catch (caught) {
 			// A refused address is this operation's answer, not its failure: it stays on the main output.
 			// (recipientOf refuses with NodeOperationError only.)
 			const error = caught as NodeOperationError;
 			Object.assign(verdict, {
-				address_ok: false,
 				address_problem: error.message.replace(/ \(row \d+\)$/, ''),
 				address_fix: error.description ?? '',
 				address_field: error.context.addressField ?? 'address',
 			});
 		}
-		return { json: { ...item.json, ...verdict }, pairedItem: { item: itemIndex } };
+		return { json: { ...item.json, ...(verdict as IDataObject) }, pairedItem: { item: itemIndex } };
 	});
 }

@@ -17,10 +17,9 @@ describe('Address → Check', () => {
 		expect(out).toHaveLength(rows.length);
 		const wrong = out.flatMap((item: INodeExecutionData, i) => {
 			const expected = rows[i].expected;
-			const address = item.json.address as { postcode: string; country: string } | undefined;
 			const right = 'refused' in expected
 				? item.json.address_ok === false && String(item.json.address_problem).startsWith(expected.refused) && item.json.address_fix
-				: item.json.address_ok === true && address?.postcode === expected.postcode && address.country === expected.country;
+				: item.json.address_ok === true && item.json.posted_postcode === expected.postcode && item.json.posted_country === expected.country;
 			return right ? [] : [`row ${i + 1} (${rows[i].kind}): ${JSON.stringify(item.json)}`];
 		});
 		expect(wrong).toEqual([]);
@@ -28,10 +27,39 @@ describe('Address → Check', () => {
 		expect(api.apiCalls()).toEqual([]);
 	});
 
+	it('keeps every field of the row as it came, good or refused, and adds the same nine fields to each', async () => {
+		const good = { name: 'Ada Lovelace', address: '1 High Street\nLeeds', postcode: 'ls14ap', country: 'United Kingdom', sheet_row: 2, tags: ['vip'] };
+		const refused = { name: 'Bob Smith', address: '2 Low Road', postcode: 'SW1A', country: 'GB', sheet_row: 3, tags: [] };
+		const { items: out } = await api.run({ typeVersion: 1.2, parameters: { resource: 'address', operation: 'check' }, items: [{ json: good }, { json: refused }] });
+		const added = ['address_ok', 'address_problem', 'address_fix', 'address_field', 'duplicate_of_row', 'posted_name', 'posted_address', 'posted_postcode', 'posted_country'];
+		expect(Object.keys(out[0].json)).toEqual([...Object.keys(good), ...added]);
+		expect(Object.keys(out[1].json)).toEqual([...Object.keys(refused), ...added]);
+		expect(out[0].json).toEqual({
+			...good, address_ok: true, address_problem: '', address_fix: '', address_field: '', duplicate_of_row: null,
+			posted_name: 'Ada Lovelace', posted_address: '1 High Street\nLeeds', posted_postcode: 'LS1 4AP', posted_country: 'GB',
+		});
+		expect(out[1].json).toEqual({
+			...refused, address_ok: false, address_problem: 'Postcode "SW1A" is not a complete UK postcode', address_fix: expect.stringContaining('SW1A 1AA'), address_field: 'postcode', duplicate_of_row: null,
+			posted_name: '', posted_address: '', posted_postcode: '', posted_country: '',
+		});
+	});
+
+	it('a rerun over checked rows gives the same verdict, and checked rows go on into a mail run as they are', async () => {
+		const rowsIn = [{ json: { name: 'Ada Lovelace', address: '1 High Street\nLeeds', postcode: 'ls14ap' } }, { json: { name: 'Bob Smith', address: '2 Low Road', postcode: 'SW1A' } }];
+		const first = await api.run({ typeVersion: 1.2, parameters: { resource: 'address', operation: 'check' }, items: rowsIn });
+		const again = await api.run({ typeVersion: 1.2, parameters: { resource: 'address', operation: 'check' }, items: first.items.map(({ json }) => ({ json })) });
+		expect(again.items.map((item) => item.json)).toEqual(first.items.map((item) => item.json));
+		const good = first.items.filter((item) => item.json.address_ok).map(({ json }) => ({ json }));
+		const mailRun = { resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}}</p>', recipientsFrom: 'allItems', recipientFields: { mappingMode: 'autoMapInputData', value: null }, variables: 'none', testmode: true, confirmed: false };
+		const sent = await api.run({ typeVersion: 1.2, parameters: mailRun, items: good });
+		expect(sent.error).toBeUndefined();
+		expect(sent.items[0].json.letter_count).toBe(1);
+	});
+
 	it('marks a row that repeats an earlier recipient', async () => {
 		const twice = [items[0], items[1], { json: { ...items[0].json, name: ` ${String(items[0].json.name).toUpperCase()} `, postcode: String(items[0].json.postcode).toLowerCase() } }];
 		const { items: out } = await api.run({ typeVersion: 1.2, parameters: { resource: 'address', operation: 'check' }, items: twice });
-		expect(out.map((item) => item.json.duplicate_of_row)).toEqual([undefined, undefined, 1]);
+		expect(out.map((item) => item.json.duplicate_of_row)).toEqual([null, null, 1]);
 	});
 });
 
@@ -81,6 +109,6 @@ describe('One Letter per Recipient', () => {
 		const saved = Number(every.items[0].json.cost_after_tax_gbp) - Number(once.items[0].json.cost_after_tax_gbp);
 		expect(saved).toBeCloseTo(50 * 1.02, 2);
 		expect(every.run.data.resultData.runData.Intelliprint[0].hints?.map((hint) => hint.message)).toContainEqual(expect.stringMatching(/^50 rows repeat the recipient of an earlier row/));
-		expect((once.run.data.resultData.runData.Intelliprint[0].hints ?? []).filter((hint) => /repeat/.test(hint.message))).toEqual([]);
+		expect((once.run.data.resultData.runData.Intelliprint[0].hints ?? []).filter((hint) => /repeat the recipient of an earlier row/.test(hint.message))).toEqual([]);
 	});
 });
