@@ -112,10 +112,14 @@ function customDataOf(ctx: IExecuteFunctions): CustomData | undefined {
 	return (ctx.getWorkflowDataProxy(0).$execution as { customData?: CustomData } | undefined)?.customData;
 }
 
-/** Within `room` characters (n8n's 255 at most): all the IDs, or the first and the last. */
+/**
+ * Within `room` characters (n8n's 255 at most): all the IDs, or the lowest and the highest ID (items run in parallel
+ * note their jobs in the order the answers came, so the first and last noted would bound nothing).
+ */
 function listed(ids: string[], count = ids.length, room = VALUE_LIMIT): string {
 	const all = ids.join(', ');
-	return all.length <= room && count === ids.length ? all : `${ids[0]} … ${ids[ids.length - 1]}`;
+	const sorted = [...ids].sort();
+	return all.length <= room && count === ids.length ? all : `${sorted[0]} … ${sorted[sorted.length - 1]}`;
 }
 
 /** Writes the execution's account to its custom data (nothing when it has no print job). */
