@@ -24,6 +24,8 @@ type Waiting = Ask & { place?: Place; ahead?: string; since: number; resolve: (j
 /** Per credential fingerprint: the line, and this process's confirms the lists may not show yet (unsure: answer lost). */
 const lines = new Map<string, Waiting[]>();
 const madeHere = new Map<string, { id: string; day: number; unsure: boolean }[]>();
+/** The one claim a node run holds back as a draft when the limit refuses it. */
+const heldInRun = new WeakMap<IExecuteFunctions, string>();
 
 const fresh = (ask: Ask) => ask.claimedAt !== undefined && Date.now() - ask.claimedAt < CLAIM_CONFIRM_WINDOW_MS;
 const limitOf = (ask: Ask) => Math.round(ask.daily * PER_POUND);
@@ -96,11 +98,15 @@ async function round(line: Waiting[]): Promise<boolean> {
 			read.spent += ask.cost;
 			approved.push(ask);
 		}
-		const letters = ask.draft.letters?.length ?? 1;
-		noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters, total: read.spent + others, spent: read.spent, share: read.rivals + 1 });
+		noteCheck(ask.ctx, { limit: limitOf(ask), cost: ask.cost, letters: ask.draft.letters?.length ?? 1, total: read.spent + others, spent: read.spent, share: read.rivals + 1 });
 		const lines = [`Confirmed today (UK time) so far: ${pounds(read.spent)}; with this job ${pounds(read.spent + ask.cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`];
-		if (verdict === 'refuse') await refuse(ask, { message: `${ask.why}: it would take today's spending over the daily limit of ${pounds(limitOf(ask))}`, lines });
-		if (verdict === 'giveWay') await giveWay(ask, lines);
+		const over = `it would take today's spending over the daily limit of ${pounds(limitOf(ask))}`;
+		const kept = heldInRun.get(ask.ctx);
+		// One claim held back as a draft shows what the day refused: the run's others are deleted, so few drafts are left.
+		if (verdict === 'refuse' && (ask.claimedAt === undefined || kept === undefined)) await refuse(ask, { message: `${ask.why}: ${over}`, lines });
+		else if (verdict === 'refuse') await dropDraft(ask, over, lines, `this run already holds ${kept} back`, 'tomorrow or once the limit is raised');
+		if (verdict === 'refuse' && ask.claimedAt !== undefined) heldInRun.set(ask.ctx, kept ?? ask.draft.id);
+		if (verdict === 'giveWay') await dropDraft(ask, `a draft another n8n process made in the same second goes first, and both do not fit under the daily limit of ${pounds(limitOf(ask))}`, lines, '', 'later');
 	}
 	await Promise.all(approved.map(async (ask) => await confirmApproved(ask, day)));
 	return open.some((ask) => !line.includes(ask));
@@ -148,15 +154,14 @@ async function refuse(ask: Waiting, refusing: Refusing): Promise<void> {
 }
 
 /**
- * Gives way to a claim of the same second (verdictOf): the draft is deleted, so nothing is sent and nothing left; one
- * that cannot be deleted is refused as any other.
+ * A claim that gave way (verdictOf), or one refused after its process already holds a draft back today: its draft is
+ * deleted, so nothing is sent and no more drafts are left than processes; one that cannot be deleted is refused as any.
  */
-async function giveWay(ask: Waiting, lines: string[]): Promise<void> {
-	const why = `a draft another n8n process made in the same second goes first, and both do not fit under the daily limit of ${pounds(limitOf(ask))}`;
+async function dropDraft(ask: Waiting, why: string, lines: string[], because: string, when: string): Promise<void> {
 	const deleted = await apiRequest(ask.ctx, { expect: EXPECT.printJob, method: 'DELETE', path: `/prints/${ask.draft.id}`, itemIndex: ask.itemIndex }).then(() => true, () => false);
 	if (!deleted) return await refuse(ask, { message: `${ask.why}: ${why}`, lines });
 	recordDeleted(ask.ctx, ask.draft.id);
-	ask.reject(refusal(ask.ctx, ask.itemIndex, `Nothing was sent for this item: ${why}`, [...lines, `Its draft was deleted. ${notSentAdvice(ask.rerun, 'later')}`]));
+	ask.reject(refusal(ask.ctx, ask.itemIndex, `Nothing was sent for this item: ${why}`, [...lines, `Its draft was deleted${because && ` (${because})`}. ${notSentAdvice(ask.rerun, when)}`]));
 }
 
 /** Hands back this process's claim on a draft the line will not confirm; why not, if that failed. */

@@ -27,20 +27,16 @@ async function limitsOf(ctx: IExecuteFunctions, itemIndex: number, perJobGiven: 
 	const perJob = strictPounds(perJobGiven);
 	if ('problem' in perJob) throw refusal(ctx, itemIndex, `"Confirm Only Up To (GBP)" ${perJob.problem}`, [NOTHING_CONFIRMED, 'Set it to the most one live job may cost, or to 0 for no per-job limit.']);
 	const daily = strictPounds((await connectionSettings(ctx)).dailySpendingLimit);
-	if ('problem' in daily) {
-		const fix = 'A limit that cannot be read lets no live job be confirmed. Correct it on the Intelliprint API credential (0 means no limit).';
-		throw refusal(ctx, itemIndex, `The credential's "Daily Spending Limit (GBP)" ${daily.problem}`, [NOTHING_CONFIRMED, fix]);
-	}
+	const fix = 'A limit that cannot be read lets no live job be confirmed. Correct it on the Intelliprint API credential (0 means no limit).';
+	if ('problem' in daily) throw refusal(ctx, itemIndex, `The credential's "Daily Spending Limit (GBP)" ${daily.problem}`, [NOTHING_CONFIRMED, fix]);
 	return { perJob: perJob.value || undefined, daily: daily.value || undefined };
 }
 
 /** The gate's decision for one item, before anything is sent. Throws, on the item, what it cannot accept. */
 export async function planConfirm(ctx: IExecuteFunctions, itemIndex: number, ask: ConfirmAsk): Promise<ConfirmPlan> {
 	const wanted = strictBoolean(ask.confirm);
-	if ('problem' in wanted) {
-		const fix = 'Switch Confirm on or off, or use an expression that gives true or false (n8n also reads "true", "false", 1 and 0).';
-		throw refusal(ctx, itemIndex, `"Confirm" ${wanted.problem}`, [NOTHING_CONFIRMED, fix]);
-	}
+	const fix = 'Switch Confirm on or off, or use an expression that gives true or false (n8n also reads "true", "false", 1 and 0).';
+	if ('problem' in wanted) throw refusal(ctx, itemIndex, `"Confirm" ${wanted.problem}`, [NOTHING_CONFIRMED, fix]);
 	if (!wanted.value) return { kind: 'draft' };
 	const { perJob, daily } = await limitsOf(ctx, itemIndex, ask.perJob);
 	if (ask.testmode === true || (perJob === undefined && daily === undefined)) return { kind: 'now', pass: issueConfirmPass('no limit applies') };
