@@ -4,6 +4,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { intelliprintApiTest } from '../Intelliprint/methods/credentialTest';
 import { LETTER_STATUSES } from '../Intelliprint/results/letterStatuses';
 import { letterJson, type Letter, type PrintJob } from '../Intelliprint/results/output';
+import { letterRow } from '../Intelliprint/results/letterRow';
 import { apiRequestAllItems } from '../Intelliprint/transport';
 
 /** What the trigger remembers between polls: the status each watched letter was last seen in. */
@@ -79,8 +80,9 @@ export class IntelliprintStatusTrigger implements INodeType {
 				if (statuses.includes(letter.status ?? '')) matching.push({ letter, job });
 			}
 		}
+		// With the row it came from (Print Job → Create stores it on the job), ready to mark in the next node.
 		const toItem = ({ letter, job }: { letter: Letter; job: PrintJob }): INodeExecutionData => ({
-			json: letterJson(letter, job, simplify),
+			json: { ...letterJson(letter, job, simplify), ...letterRow(job, letter.id) },
 		});
 
 		if (this.getMode() === 'manual') {

@@ -9,4 +9,5 @@ export * from './mailRunParts';
 export * from './mailingLists';
 export * from './printJobBody';
 export * from './printJobSource';
+export * from './rowMetadata';
 export * from './printJobUpdate';

@@ -12,3 +12,4 @@ export * from './ledger';
 export * from './letterStatuses';
 export * from './output';
 export * from './runAccount';
+export * from './letterRow';

@@ -75,3 +75,38 @@ describe('Intelliprint Status Trigger (polling)', () => {
 		expect(api.apiCalls().at(-1)?.query).toMatchObject({ testmode: 'true' });
 	});
 });
+
+describe('the row a letter came from (Print Job → Create stores it on the job)', () => {
+	const mailRun = (rowId: string) => ({
+		resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}}</p>', recipientsFrom: 'allItems', variables: 'none', testmode: false, confirmed: true,
+		options: { rowId },
+	});
+	const rows = ['INV-1', 'INV-2', 'INV-3'].map((invoiceId, i) => ({ json: { invoiceId, name: `Row ${i + 1}`, address: `${i + 1} High Street\nLeeds`, postcode: 'LS1 4AP' } }));
+
+	it("a mail run's returned letter names its row's place and Row ID, with its recipient", async () => {
+		const { items } = await api.run({ typeVersion: 1.2, parameters: mailRun('={{ $json.invoiceId }}'), items: rows });
+		const job = api.fake.prints.get(String(items[0].json.id));
+		expect(job.metadata).toMatchObject({ n8n_rows: '1-3', n8n_row_ids: '["INV-1","INV-2","INV-3"]' });
+		const poll = poller({ statuses: ['returned'] });
+		await poll();
+		api.fake.prints.setLetterStatus(job.letters[1].id, 'returned', { returned: { date: 1795300000, reason: 'Gone away', acknowledged: false } });
+		const [letter] = await poll();
+		expect(letter.json).toMatchObject({ id: job.letters[1].id, name: 'Row 2', row: 2, row_id: 'INV-2', sent_key: null });
+	});
+
+	it("without a Row ID the place alone; a PDF split into letters is its one row's; a job not made from rows names none", async () => {
+		const { items } = await api.run({ typeVersion: 1.2, parameters: mailRun(''), items: rows });
+		const job = api.fake.prints.get(String(items[0].json.id));
+		const poll = poller({ statuses: ['returned'], emitExisting: true });
+		api.fake.prints.setLetterStatus(job.letters[2].id, 'returned');
+		const emitted = await poll();
+		const fromRows = emitted.find((item) => item.json.id === job.letters[2].id)!;
+		expect(fromRows.json).toMatchObject({ row: 3, row_id: null, row_note: expect.stringContaining('No Row ID was stored') });
+		const fromPdf = emitted.find((item) => item.json.id === letters[0])!;
+		expect(fromPdf.json).toMatchObject({ row: 1, row_id: null });
+		const [elsewhere] = api.fake.prints.seed(1, { confirmed: true, testmode: false });
+		api.fake.prints.setLetterStatus(elsewhere.letters[0].id, 'returned');
+		const [other] = await poll();
+		expect(other.json).toMatchObject({ id: elsewhere.letters[0].id, row: null, row_id: null, row_note: expect.stringContaining('names no row') });
+	});
+});

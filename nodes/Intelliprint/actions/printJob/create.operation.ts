@@ -7,7 +7,7 @@ import { recordCreated, noteJob, forEveryRow, rowsFailed } from '../../results';
 import { distinctRecipients, noteRepeats } from '../../addresses';
 import { addressDigest, explainTooLarge, planParts, sentPartsOf, type MailRunPart, jobShape, sourceBody, takesVariables, type JobShape } from '../../building';
 import { printJobItems, type PrintJob } from '../../results';
-import { buildPrintJobBody } from '../../building';
+import { buildPrintJobBody, rowMetadata } from '../../building';
 import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses';
 import { confirmById, confirmWithinLimits, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
@@ -188,6 +188,8 @@ async function createJob(
 	const check = sentKey ? await checkSent(ctx, itemIndex, sentKey, testmode, Number(options.sentKeyLookBackDays) || 30, () => keysOfItems(ctx)) : undefined;
 	if (check?.sent) return await sentJobItems(ctx, check.job ?? check.printJobId, itemIndex, fromItems, plan);
 	if (sentKey) settings.metadata = { ...((settings.metadata as IDataObject) ?? {}), [SENT_KEY_METADATA]: sentKey };
+	// Each letter leads back to its row: a mail run's letters are its part's rows, in order (repeats come after them).
+	settings.metadata = { ...((settings.metadata as Record<string, string>) ?? {}), ...rowMetadata(ctx, fromItems ? fromItems.slice(0, part?.letters ?? fromItems.length) : [itemIndex]) };
 
 	let created: string | undefined;
 	let turn: LiveDraft | undefined;

@@ -56,6 +56,15 @@ export const createOptions: INodeProperties = {
 			description: 'Your name for the job; defaults to the file name. With Skip Items Already Sent on (one job per item), the reference is the key: leave this empty or set it to the key.',
 		},
 		{
+			displayName: 'Row ID',
+			name: 'rowId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.invoiceId }}',
+			description:
+				"What leads a letter back to its row, stored on the print job with the row's place in the run: the Intelliprint triggers hand both back when the letter is returned or fails",
+		},
+		{
 			displayName: 'Skip Items Already Sent',
 			name: 'sentKey',
 			type: 'string',

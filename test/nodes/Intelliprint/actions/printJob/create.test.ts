@@ -85,7 +85,8 @@ describe('Print Job → Create', () => {
 			remove_letters: { with_phrase: 'EMAIL ONLY' },
 			nudge: { x: '2.5', y: '-1' },
 			extra_documents: [{ document: { fileName: 'terms.pdf', contentType: 'application/pdf', size: terms.length }, order: 'custom', ordering_number: '2', apply_background: 'true' }],
-			metadata: { batch: '7', customer_id: 'C-1' },
+			// The row the letter came from is stored with the user's own (rowMetadata.ts).
+			metadata: { batch: '7', customer_id: 'C-1', n8n_rows: '1' },
 		});
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject({ object: 'print', testmode: true, reference: 'Batch 7', confidential: true, metadata: { batch: '7', customer_id: 'C-1' } });
@@ -114,9 +115,10 @@ describe('Print Job → Create', () => {
 		expect(api.apiCalls()[0].body).toMatchObject({ confirmed: 'true', testmode: 'false' });
 	});
 
-	it('sends no option the user did not set, so the API keeps its defaults', async () => {
+	it('sends no option the user did not set, so the API keeps its defaults (only the row the letter came from)', async () => {
 		await api.run({ parameters: create(), items: [pdfItem(onePage)] });
-		expect(Object.keys(api.apiCalls()[0].body).sort()).toEqual(['confirmed', 'file', 'testmode']);
+		expect(Object.keys(api.apiCalls()[0].body).sort()).toEqual(['confirmed', 'file', 'metadata', 'testmode']);
+		expect(api.apiCalls()[0].body.metadata).toEqual({ n8n_rows: '1' });
 	});
 
 	it('reads binary data stored on disk (filesystem binary mode)', async () => {
