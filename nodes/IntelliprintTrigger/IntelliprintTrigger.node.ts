@@ -1,8 +1,10 @@
 import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { intelliprintApiTest } from '../Intelliprint/methods/credentialTest';
 import { LETTER_STATUSES } from '../Intelliprint/results/letterStatuses';
 import { ANY_EVENT } from './event';
+import { withLetterDetails } from './letterDetails';
 import { handleDelivery } from './receive';
 import { intelliprintWebhookSecretTest } from './secretTest';
 
@@ -45,6 +47,7 @@ export class IntelliprintTrigger implements INodeType {
 				testedBy: 'intelliprintWebhookSecretTest',
 				displayOptions: { show: { verifySignatures: [true] } },
 			},
+			{ name: 'intelliprintApi', required: true, testedBy: 'intelliprintApiTest', displayOptions: { show: { letterDetails: [true] } } },
 		],
 		// The run answers the delivery (execute() below), not n8n on receipt: see ACCEPTED.
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'responseNode', path: 'webhook' }],
@@ -53,13 +56,6 @@ export class IntelliprintTrigger implements INodeType {
 				displayName:
 					'In the Intelliprint dashboard, open Webhooks, add an endpoint and paste this node\'s Production URL (shown above under "Webhook URLs"). While building, paste the Test URL instead and click "Test this trigger". Copy the endpoint\'s signing secret (whsec_…) into the credential.',
 				name: 'setupNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName:
-					'Intelliprint is answered 200 only once n8n has created and started the run, so an event n8n could not take (database locked, restarting) is sent again, not lost. A repeated delivery starts no second run, also after a restart and at another webhook processor. A second run can happen only when a copy arrives at another webhook processor while the first is still being answered, or when Intelliprint gives up waiting before n8n answers.',
-				name: 'deliveriesNotice',
 				type: 'notice',
 				default: '',
 			},
@@ -81,6 +77,14 @@ export class IntelliprintTrigger implements INodeType {
 				description: 'Only letter updates to one of these statuses start the workflow; leave empty for all',
 			},
 			{
+				displayName: 'Add Letter Details',
+				name: 'letterDetails',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to read each event's print job with an Intelliprint API credential and add the letter's recipient, the job's reference and metadata, and the row the letter came from (Print Job → Create's Options → Row ID): one request per print job",
+			},
+			{
 				displayName: 'Verify Signatures',
 				name: 'verifySignatures',
 				type: 'boolean',
@@ -99,7 +103,7 @@ export class IntelliprintTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { intelliprintWebhookSecretTest } };
+	methods = { credentialTest: { intelliprintWebhookSecretTest, intelliprintApiTest } };
 
 	// Endpoints are registered by hand in the Intelliprint dashboard: there is nothing to create here.
 	webhookMethods = {
@@ -135,6 +139,7 @@ export class IntelliprintTrigger implements INodeType {
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		await this.sendResponse(ACCEPTED);
-		return [this.getInputData()];
+		const items = this.getInputData();
+		return [this.getNodeParameter('letterDetails', 0, false) ? await withLetterDetails(this, items) : items];
 	}
 }

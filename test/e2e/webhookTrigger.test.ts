@@ -56,11 +56,28 @@ async function notificationsAfterSettling(): Promise<unknown[]> {
 }
 
 describe('Intelliprint Trigger in real n8n (n8n start, production URL)', () => {
-	it('a signed event starts exactly one execution, which notifies the team', async () => {
-		const status = await deliver({ type: 'letter.updated', id: 'ltr_e2e1', print_id: 'print_e2e', reference: 'Invoices', status: 'returned', returned: { date: 1795300000, reason: 'Addressee gone away' } });
+	it("a signed event starts exactly one execution, which marks the customer's row and tells the team who, in words", async () => {
+		// A mail run as Print Job → Create stores it: the rows' places and Row IDs on the job (building/rowMetadata.ts).
+		const recipients = ['Customer 1', 'Customer 2', 'Customer 3'].map((name, i) => ({ address: { name, line: `${i + 1} Mill Lane\nYork`, postcode: 'YO1 7HH', country: 'GB' } }));
+		const metadata = { n8n_rows: '1-3', n8n_row_ids: JSON.stringify(['INV-7', 'INV-8', 'INV-9']) };
+		const made = await fetch(`${SANDBOX.apiUrl}/prints`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${SANDBOX.apiKey}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ content: '<p>Dear {{name}}</p>', recipients, reference: 'Invoices', testmode: true, metadata }),
+		});
+		const job = (await made.json()) as { id: string; letters: Array<{ id: string }> };
+		const before = fake.notifications.length;
+		const status = await deliver({ type: 'letter.updated', id: job.letters[1].id, print_id: job.id, reference: 'Invoices', status: 'returned', returned: { date: 1795300000, reason: 'Addressee gone away' } });
 		expect(status).toBe(200);
-		const notifications = await notificationsAfterSettling();
-		expect(notifications).toEqual([{ text: 'Letter ltr_e2e1 of print job print_e2e (Invoices): returned, reason: Addressee gone away' }]);
+		const notifications = (await notificationsAfterSettling()).slice(before);
+		expect(notifications).toEqual([{ text: `The letter to Customer 2 (2 Mill Lane, York, YO1 7HH) for INV-8 (row 2) came back: Addressee gone away. Print job ${job.id} (Invoices). Their row is marked.` }]);
+	});
+
+	it('an event whose print job cannot be read still notifies, saying why the details are missing', async () => {
+		const before = fake.notifications.length;
+		expect(await deliver({ type: 'mail.failed', id: 'ltr_e2e9', print_id: 'print_e2e_gone' })).toBe(200);
+		const [notification] = (await notificationsAfterSettling()).slice(before) as Array<{ text: string }>;
+		expect(notification.text).toMatch(/^Letter ltr_e2e9 failed\. Print job print_e2e_gone\. Print job print_e2e_gone could not be read, so only the event is here: /);
 	});
 
 	it('a forged event is refused with 401 and starts nothing', async () => {

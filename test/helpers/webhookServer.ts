@@ -65,6 +65,8 @@ export class TriggerServer {
 	failSaves = false;
 	/** While true, the node cannot read n8n's changed mark (as on an n8n that keeps it elsewhere). */
 	hideChangeMark = false;
+	/** The Intelliprint API credential the runs' Add Letter Details reads print jobs with. */
+	apiCredentials: Record<string, unknown> = {};
 
 	constructor(parameters: INodeParameters, signingSecret: string) {
 		this.host(DEFAULT_WORKFLOW, parameters, signingSecret);
@@ -154,7 +156,7 @@ export class TriggerServer {
 
 		const { workflow, node } = singleNodeWorkflow('n8n-nodes-intelliprint.intelliprintTrigger', hosted.parameters, structuredClone(hosted.saved));
 		workflow.id = workflowId;
-		const additionalData = testAdditionalData({}, undefined, { intelliprintWebhookApi: { signingSecret: hosted.signingSecret } });
+		const additionalData = testAdditionalData(this.apiCredentials as never, undefined, { intelliprintWebhookApi: { signingSecret: hosted.signingSecret } });
 		Object.assign(additionalData, { httpRequest: req, httpResponse: res });
 		const description = this.trigger.description.webhooks![0];
 		const webhookData = {
