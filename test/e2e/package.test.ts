@@ -27,9 +27,11 @@ describe.skipIf(LINE === 1)('the packed package', () => {
 		// of code and the 8.4 KB country table (within its 15 KB budget); 100.9 KB once the README kept what an installer
 		// reads (14 KB, was 70 KB; the depth is in docs/, which is not packed); 105.9 KB once the daily limit's claims and
 		// the sent keys' lookups by reference came in (issue 42, about 5 KB); 110.1 KB with the API contract's checks
-		// (issue 46, about 4 KB: the contract's rows in full stay out of the package, in scripts/contract/details.ts).
+		// (issue 46, about 4 KB: the contract's rows in full stay out of the package, in scripts/contract/details.ts);
+		// 113.7 KB once letters led back to their rows and the webhook trigger added letter details (issue 48, about
+		// 3 KB; the spending gate shrank from 1,083 lines to 599 in the same stop).
 		// Fails when the tarball grows past today's size by more than a few messages' worth.
-		expect((await fs.stat(tarball)).size).toBeLessThan(113_000);
+		expect((await fs.stat(tarball)).size).toBeLessThan(116_000);
 	});
 });
 
