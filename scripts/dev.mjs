@@ -51,10 +51,10 @@ if (realKey) {
 await n8n.importWorkflows(examples);
 
 let stopping = false;
-async function stop(code = 0) {
+async function stop(code = 0, why = '') {
 	if (stopping) return;
 	stopping = true;
-	say('\nStopping n8n and the sandbox...');
+	say(`\n${why ? `${why}: stopping` : 'Stopping n8n and'} the sandbox...`);
 	await n8n.stop();
 	await sandbox.stop();
 	process.exit(code);
@@ -64,20 +64,34 @@ process.on('SIGTERM', () => void stop());
 process.on('SIGHUP', () => void stop());
 
 /**
- * Ctrl-C reaches every process in the terminal, but a signal sent to the `npm run dev` process
- * alone ends npm and leaves this one running, its own parent (tsx) still alive. So watch every
- * process above this one: when one of them is gone, stop.
+ * A signal sent to the `npm run dev` process alone ends npm and leaves this one running, its own parent (tsx) still
+ * alive. So watch the processes of this command, tsx and the npm
+ * that runs it, and stop when one of them is gone. Only those: the shell or script that started `npm run dev` may exit
+ * and leave it running (a script that starts it in the background, waits for n8n and exits).
  */
-async function ancestors() {
-	const chain = [];
-	for (let pid = process.ppid; pid > 1 && chain.length < 6; ) {
-		chain.push(pid);
-		const { stdout } = await execa('ps', ['-o', 'ppid=', '-p', String(pid)], { reject: false });
-		pid = Number(stdout.trim());
+async function commandProcesses() {
+	const watched = [process.ppid];
+	// Started by npm (or another package manager), which runs the script through a shell (`sh -c`, which `exec`
+	// replaces with tsx): follow the parents up to npm, and no further. `ps` is missing or different on Windows: there
+	// only tsx is watched.
+	if (!process.env.npm_lifecycle_event) return watched;
+	const about = async (pid) => {
+		const { stdout, exitCode } = await execa('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { reject: false });
+		const match = exitCode === 0 ? /^\s*(\d+)\s+(.*)$/.exec(stdout.trim()) : null;
+		return match ? { ppid: Number(match[1]), args: match[2] } : undefined;
+	};
+	const above = [];
+	for (let pid = (await about(process.ppid))?.ppid; pid > 1 && above.length < 3; ) {
+		const info = await about(pid);
+		if (!info) break;
+		above.push(pid);
+		if (/(?:^|[\s/\\])(?:npm|npm-cli\.js|pnpm|pnpm\.cjs|yarn|yarn\.js)(?:\s|$)/.test(info.args)) return [...watched, ...above];
+		pid = info.ppid;
 	}
-	return chain;
+	// No package manager found just above: watch tsx alone rather than a shell that may exit.
+	return watched;
 }
-const watched = await ancestors();
+const watched = await commandProcesses();
 const alive = (pid) => {
 	try {
 		process.kill(pid, 0);
@@ -86,13 +100,18 @@ const alive = (pid) => {
 		return false;
 	}
 };
+// n8n puts a terminal in raw mode (for its "o" key), so there Ctrl-C reaches n8n alone, as a key, and n8n stops: then
+// stop the sandbox too, and end, rather than hold the terminal with n8n gone.
+let n8nStarted = false;
 setInterval(() => {
 	if (!watched.every(alive)) void stop();
+	else if (n8nStarted && !(n8n.pid && alive(n8n.pid))) void stop(0, 'n8n has stopped');
 }, 1000).unref();
 
 say(`Starting n8n on port ${N8N_PORT} (about 10 seconds)...`);
 // n8n's own log goes to this terminal: what a workflow run did, and why n8n refused something.
 await n8n.start(N8N_PORT, {}, true);
+n8nStarted = true;
 say('');
 say(`  n8n:        http://localhost:${N8N_PORT}   (first visit: create the local owner account)`);
 say(realKey
