@@ -34,6 +34,18 @@ function creator(id: string, tag: string, count: number, create: object) {
 		connections: { Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] }, Rows: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
 	};
 }
+/** Rows → a mailing list made from them (their fields as its recipients' variables) → a print job to that list. */
+function toList(id: string) {
+	const made = creator(id, 'Member', 2, { recipientsFrom: 'mailingList', source: 'content', mailingList: { __rl: true, mode: 'id', value: '={{ $json.id }}' } });
+	const list = node('List', 'n8n-nodes-intelliprint.intelliprint', 1.2, [400, 200], {
+		resource: 'mailingList', operation: 'create', name: 'Members', addRecipients: true, recipientFields: { mappingMode: 'autoMapInputData', value: null }, variables: 'all',
+	}, { credentials });
+	return {
+		...made,
+		nodes: [...made.nodes, list],
+		connections: { Start: made.connections.Start, Rows: { main: [[{ node: 'List', type: 'main', index: 0 }]] }, List: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
+	};
+}
 const alert = {
 	id: 'ipRowsAlert00001', name: 'ipRowsAlert00001', settings: { executionOrder: 'v1' }, active: false, pinData: {},
 	nodes: [
@@ -43,7 +55,7 @@ const alert = {
 		}),
 		node('Notify', 'n8n-nodes-base.httpRequest', 4.2, [240, 0], {
 			method: 'POST', url: 'http://127.0.0.1:5681/notify', sendBody: true, specifyBody: 'json', options: {},
-			jsonBody: "={{ JSON.stringify({ event: $json.id, row: $json.row === undefined ? null : $json.row, row_id: $json.row_id === undefined ? null : $json.row_id, name: $json.recipient ? $json.recipient.name : null, reference: $json.print_reference === undefined ? null : $json.print_reference, note: $json.details_note || $json.row_note || null }) }}",
+			jsonBody: "={{ JSON.stringify({ event: $json.id, row: $json.row === undefined ? null : $json.row, row_id: $json.row_id === undefined ? null : $json.row_id, name: $json.recipient ? $json.recipient.name : null, reference: $json.print_reference === undefined ? null : $json.print_reference, invoice: $json.recipient_variables ? $json.recipient_variables.invoiceId : null, note: $json.details_note || $json.row_note || null }) }}",
 		}),
 	],
 	connections: { Trigger: { main: [[{ node: 'Notify', type: 'main', index: 0 }]] } },
@@ -61,6 +73,7 @@ beforeAll(async () => {
 	const workflows = [
 		creator('ipRowsPerItem001', 'Item', 3, { recipientsFrom: 'eachItem', options: { rowId: '={{ $json.invoiceId }}', sentKey: '={{ $json.invoiceId }}' } }),
 		creator('ipRowsParts00001', 'Part', 5, { recipientsFrom: 'allItems', options: { rowId: '={{ $json.invoiceId }}', lettersPerJob: 2 } }),
+		toList('ipRowsToList0001'),
 		alert,
 	];
 	const files = await Promise.all(workflows.map(async (workflow) => {
@@ -70,7 +83,7 @@ beforeAll(async () => {
 	}));
 	await n8n.importWorkflows(files);
 	await n8n.publish(alert.id);
-	for (const id of ['ipRowsPerItem001', 'ipRowsParts00001']) expect((await n8n.execute(id)).exitCode).toBe(0);
+	for (const id of ['ipRowsPerItem001', 'ipRowsParts00001', 'ipRowsToList0001']) expect((await n8n.execute(id)).exitCode).toBe(0);
 });
 afterAll(async () => {
 	await fake?.stop();
@@ -95,7 +108,7 @@ describe('a failed letter leads straight back to its row (real n8n)', () => {
 	it('one job per item: a mail.failed for the second item names its row, invoice and customer', async () => {
 		const job = jobOf('Item Customer 2');
 		expect(await handedOn({ type: 'mail.failed', id: job.letters[0].id, print_id: job.id, status: 'failed_wrong_address' })).toEqual({
-			event: job.letters[0].id, row: 2, row_id: 'Item-2', name: 'Item Customer 2', reference: 'Item-2', note: null,
+			event: job.letters[0].id, row: 2, row_id: 'Item-2', name: 'Item Customer 2', reference: 'Item-2', invoice: null, note: null,
 		});
 	});
 
@@ -104,6 +117,13 @@ describe('a failed letter leads straight back to its row (real n8n)', () => {
 		expect(job.letters.map((letter) => letter.address.name)).toEqual(['Part Customer 3', 'Part Customer 4']);
 		const event = { type: 'letter.updated', id: job.letters[1].id, print_id: job.id, status: 'returned', returned: { date: 1795300000, reason: 'Gone away' } };
 		expect(await handedOn(event)).toMatchObject({ event: job.letters[1].id, row: 4, row_id: 'Part-4', name: 'Part Customer 4', note: null });
+	});
+
+	it("a mailing list's letter: its recipient on the list, whose variables hold the row's own fields", async () => {
+		const job = jobOf('Member Customer 2');
+		expect(await handedOn({ type: 'mail.failed', id: job.letters.find((letter) => letter.address.name === 'Member Customer 2')!.id, print_id: job.id })).toMatchObject({
+			name: 'Member Customer 2', invoice: 'Member-2', row: null, note: "A mailing list's letter: its recipient on the list stands for the row.",
+		});
 	});
 
 	it('a print job that cannot be read: the workflow still starts with the event, saying why the rest is missing', async () => {

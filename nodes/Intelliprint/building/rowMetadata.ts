@@ -5,9 +5,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
  * (`n8n_rows`, 1-based, as ranges: "1-250,252") in the order of the job's letters, and, when the user picked a Row ID
  * (Options → Row ID, e.g. {{ $json.invoiceId }}), those IDs in the same order (`n8n_row_ids`, JSON). Letter n of the
  * job is the n-th row listed. A job's IDs are stored while they fit ROW_IDS_MAX_CHARS; past that only the places are,
- * and the trigger says so (lower Letters per Print Job to keep them).
+ * and the trigger says so (lower Letters per Print Job to keep them). A job sent to a mailing list names the list
+ * (`n8n_mailing_list`): its letters are the list's recipients, each found by its address.
  */
-export const ROW_METADATA = { rows: 'n8n_rows', ids: 'n8n_row_ids' } as const;
+export const ROW_METADATA = { rows: 'n8n_rows', ids: 'n8n_row_ids', list: 'n8n_mailing_list' } as const;
 export const ROW_IDS_MAX_CHARS = 20_000;
 
 /** "1-3,7,9-10" for [1, 2, 3, 7, 9, 10]. */

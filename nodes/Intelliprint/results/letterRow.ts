@@ -22,6 +22,7 @@ export function letterRow(job: PrintJob, letterId: string): IDataObject {
 		ids = null;
 	}
 	const found = { sent_key: typeof metadata.n8n_sent_key === 'string' ? metadata.n8n_sent_key : null, row: null, row_id: null };
+	if (typeof metadata[ROW_METADATA.list] === 'string') return { ...found, mailing_list_id: metadata[ROW_METADATA.list], row_note: "A mailing list's letter: its recipient on the list stands for the row." };
 	if (!places) return { ...found, row_note: 'The print job was not made by this node from rows (or before it stored them), so it names no row.' };
 	if (position < 0) return { ...found, row_note: `The print job does not list letter ${letterId}.` };
 	// One row made the whole job (a PDF split into letters): every letter is that row's.

@@ -59,6 +59,21 @@ describe('Intelliprint Trigger → Add Letter Details', () => {
 		expect(reads() - before).toBe(1);
 	});
 
+	it("a mailing list's letter: the list recipient with its address, and its variables (the row's own fields)", async () => {
+		const members = ['INV-21', 'INV-22'].map((invoiceId, i) => ({ address: { name: `Member ${i + 1}`, line: `${i + 1} Park Road\nBath`, postcode: 'BA1 1AA', country: 'GB' }, variables: { invoiceId } }));
+		const list = api.fake.mailingLists.create({ name: 'Members', recipients: members });
+		const toList = { resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear member</p>', recipientsFrom: 'mailingList', mailingList: { __rl: true, mode: 'id', value: list.id }, testmode: true };
+		const { items } = await api.run({ typeVersion: 1.2, parameters: toList, items: [{ json: {} }] });
+		const job = api.fake.prints.get(String(items[0].json.id));
+		expect(job.metadata).toMatchObject({ n8n_mailing_list: list.id });
+		const letter = job.letters.find((one) => one.address.name === 'Member 2')!;
+		expect(await deliver({ type: 'mail.failed', id: letter.id, print_id: job.id })).toBe(200);
+		const listed = [...api.fake.mailingLists.lists.get(list.id)!.recipients.values()].find((recipient) => recipient.address.name === 'Member 2')!;
+		expect(server.started.at(-1)![0].json).toMatchObject({
+			recipient: { name: 'Member 2' }, mailing_list_id: list.id, mailing_list_recipient_id: listed.id, recipient_variables: { invoiceId: 'INV-22' }, row: null,
+		});
+	});
+
 	it('a print job that cannot be read: the workflow still starts with the event, and says why the rest is missing', async () => {
 		const event = { type: 'letter.updated', id: 'ltr_gone', print_id: 'print_doesnotexist', status: 'returned', returned: { date: 1795300000, reason: 'Gone away' } };
 		expect(await deliver(event)).toBe(200);

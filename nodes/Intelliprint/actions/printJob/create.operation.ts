@@ -7,7 +7,7 @@ import { recordCreated, noteJob, forEveryRow, rowsFailed } from '../../results';
 import { distinctRecipients, noteRepeats } from '../../addresses';
 import { addressDigest, explainTooLarge, planParts, sentPartsOf, type MailRunPart, jobShape, sourceBody, takesVariables, type JobShape } from '../../building';
 import { printJobItems, type PrintJob } from '../../results';
-import { buildPrintJobBody, rowMetadata } from '../../building';
+import { buildPrintJobBody, ROW_METADATA, rowMetadata } from '../../building';
 import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses';
 import { confirmById, confirmWithinLimits, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
@@ -200,7 +200,10 @@ async function createJob(
 		// The node's own metadata, on which a rerun's and other processes' view of this job rests.
 		const guarded: IDataObject = { ...(sentKey ? { [SENT_KEY_METADATA]: sentKey } : {}), ...(turn?.claimedAt !== undefined ? turn.metadata : {}) };
 		if (Object.keys(guarded).length) await refuseWhereMetadataDropped(ctx, itemIndex);
-		const body = createBody({ ...(await source()), testmode, ...settings });
+		const sourced = await source();
+		// A mailing list's letters are its recipients: the job names the list, so a trigger can find each letter's.
+		if (typeof sourced.mailing_list === 'string') settings.metadata = { ...(settings.metadata as Record<string, string>), [ROW_METADATA.list]: sourced.mailing_list };
+		const body = createBody({ ...sourced, testmode, ...settings });
 		const sent = 'multipart' in body ? { multipart: body.multipart } : { json: body.json as IDataObject };
 		const confirmPass = plan.kind === 'now' ? plan.pass : undefined;
 		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', ...sent, itemIndex, confirmPass }).catch((error: NodeError) => {
