@@ -80,9 +80,9 @@ export class IntelliprintStatusTrigger implements INodeType {
 				if (statuses.includes(letter.status ?? '')) matching.push({ letter, job });
 			}
 		}
-		// With the row it came from (Print Job → Create stores it on the job), ready to mark in the next node.
+		// With why it came back, its job's metadata and the row it came from (Print Job → Create stores it on the job).
 		const toItem = ({ letter, job }: { letter: Letter; job: PrintJob }): INodeExecutionData => ({
-			json: { ...letterJson(letter, job, simplify), ...letterRow(job, letter.id) },
+			json: { ...letterJson(letter, job, simplify), returned: letter.returned ?? null, print_metadata: job.metadata ?? {}, ...letterRow(job, letter.id) },
 		});
 
 		if (this.getMode() === 'manual') {

@@ -91,7 +91,7 @@ describe('the row a letter came from (Print Job → Create stores it on the job)
 		await poll();
 		api.fake.prints.setLetterStatus(job.letters[1].id, 'returned', { returned: { date: 1795300000, reason: 'Gone away', acknowledged: false } });
 		const [letter] = await poll();
-		expect(letter.json).toMatchObject({ id: job.letters[1].id, name: 'Row 2', row: 2, row_id: 'INV-2', sent_key: null });
+		expect(letter.json).toMatchObject({ id: job.letters[1].id, name: 'Row 2', row: 2, row_id: 'INV-2', sent_key: null, returned: { reason: 'Gone away' }, print_metadata: { n8n_rows: '1-3' } });
 	});
 
 	it("without a Row ID the place alone; a PDF split into letters is its one row's; a job not made from rows names none", async () => {
