@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { letterRow } from '../Intelliprint/results/letterRow';
 import type { PrintJob } from '../Intelliprint/results/output';
+import { recipientKey } from '../Intelliprint/building/mailingLists';
 import { apiRequest, apiRequestAllItems, EXPECT } from '../Intelliprint/transport';
 
 /**
@@ -24,17 +25,12 @@ async function readRecently<T>(id: string, read: () => Promise<T>): Promise<T | 
 	return answer;
 }
 
-/** An address as the list and the letter may each write it: lines, spacing and case aside. */
-const addressKey = (address: IDataObject | undefined) =>
-	[address?.name, String(address?.line ?? '').split(/\n|,/).map((part) => part.trim()).filter(Boolean).join('|'), String(address?.postcode ?? '').replace(/\s/g, ''), address?.country ?? 'GB']
-		.map((part) => String(part ?? '').toLowerCase())
-		.join('#');
-
 /** A mailing list's letter: the list's recipient with the same address (its ID and variables: the row's own fields). */
 async function listRecipient(ctx: IExecuteFunctions, listId: string, address: IDataObject | undefined, itemIndex: number): Promise<IDataObject> {
 	const recipients = await readRecently(listId, async () => await apiRequestAllItems<IDataObject>(ctx, `/mailing_lists/${listId}/recipients`, {}, { itemIndex }));
 	if (recipients instanceof Error) return { row_note: `Mailing list ${listId}'s recipients could not be read: ${recipients.message}` };
-	const match = recipients.find((recipient) => addressKey(recipient.address as IDataObject) === addressKey(address));
+	// The address alone, written as the list and the letter may each write it (lines, spacing aside).
+	const match = recipients.find((recipient) => recipientKey({ address: recipient.address as IDataObject }) === recipientKey({ address }));
 	if (!match) return { row_note: `No recipient of mailing list ${listId} has this letter's address any more.` };
 	return { mailing_list_recipient_id: match.id ?? null, recipient_variables: match.variables ?? {} };
 }
