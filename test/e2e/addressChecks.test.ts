@@ -17,7 +17,7 @@ const rows = addressDataset();
 const accepted = rows.filter((row) => !('refused' in row.expected));
 const OWN_FIELDS = ['name', 'address', 'postcode', 'country'];
 /** The fields Address → Check adds (docs/addresses.md), on every item whatever its verdict. */
-const CHECK_FIELDS = ['address_ok', 'address_problem', 'address_fix', 'address_field', 'duplicate_of_row', 'posted_name', 'posted_address', 'posted_postcode', 'posted_country'];
+const CHECK_FIELDS = ['address_ok', 'address_problem', 'address_fix', 'address_field', 'duplicate_of_row', 'posted_name', 'posted_address', 'posted_postcode', 'posted_country', 'postage_service'];
 
 function workflow() {
 	const node = (name: string, type: string, typeVersion: number, position: [number, number], parameters: object, extra: object = {}) => ({ id: name, name, type, typeVersion, position, parameters, ...extra });

@@ -159,9 +159,11 @@ describe('what a create must say', () => {
 
 	it('reads recipients in the wire form the SDK sends, multipart or urlencoded', async () => {
 		const form = new FormData();
+		// A letter to France goes International: one print job has one service (destinations.ts).
 		const fields: Record<string, string> = {
+			'postage[service]': 'international',
 			content: '<p>Hello {{first_name}} {{last_name}}</p>',
-			'recipients[0][address][name]': 'Ann Smith', 'recipients[0][address][line]': '1 High Street\nLeeds', 'recipients[0][address][postcode]': 'LS1 4AP',
+			'recipients[0][address][name]': 'Ann Smith', 'recipients[0][address][line]': '1 Rue Haute\nLyon', 'recipients[0][address][postcode]': '69001', 'recipients[0][address][country]': 'FR',
 			'recipients[0][variables][first_name]': 'Ann', 'recipients[0][variables][last_name]': 'Smith',
 			'recipients[1][address][name]': 'Chloé Martin', 'recipients[1][address][line]': '5 Rue de la Paix, Paris', 'recipients[1][address][postcode]': '75002',
 			'recipients[1][address][country]': 'FR', 'recipients[1][variables][first_name]': 'Chloé',
@@ -169,7 +171,7 @@ describe('what a create must say', () => {
 		for (const [key, value] of Object.entries(fields)) form.append(key, value);
 		const { body } = await api(fake, 'POST', '/prints', form);
 		expect(body.letters.map((letter) => letter.address)).toEqual([
-			{ name: 'Ann Smith', line: '1 High Street\nLeeds', postcode: 'LS1 4AP', country: 'GB' },
+			{ name: 'Ann Smith', line: '1 Rue Haute\nLyon', postcode: '69001', country: 'FR' },
 			{ name: 'Chloé Martin', line: '5 Rue de la Paix\nParis', postcode: '75002', country: 'FR' },
 		]);
 		expect(await textOf(body.letters[0].pdf)).toContain('Hello Ann Smith');

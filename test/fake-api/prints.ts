@@ -5,6 +5,7 @@ import { fail, newId, nextSequence } from './http';
 import { buildContentLetters, buildFileLetters, buildLetters, cost, type FakeLetter, type LetterSettings } from './letters';
 import { pageCount } from './pdf';
 import { applyType } from './postcards';
+import { refuseMisdirectedPostage } from './destinations';
 import { filterPrints } from './printFilters';
 import { readVariables } from './recipients';
 import { PRINT_CREATE, PRINT_UPDATE, validate } from './schema';
@@ -245,6 +246,7 @@ export class PrintStore {
 			job.letters = (await buildLetters(this.files.get(job.id)!.data, settings, () => newId('ltr'))).letters;
 		}
 		for (const letter of job.letters) letter.pdf = this.letterPdfUrl(letter.id);
+		refuseMisdirectedPostage(job);
 		job.remove_letters!.series = [];
 		if (input.confirmed === true) {
 			job.confirmed = true;

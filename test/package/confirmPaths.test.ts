@@ -27,7 +27,7 @@ describe('every code path that can send confirmed=true goes through the spending
 		]);
 		const handedOver = linesMatching(/\.pass\b|confirmPass\s*[,}:=]/).filter((line) => !line.startsWith('nodes/Intelliprint/transport/'));
 		expect(handedOver).toEqual([
-			"nodes/Intelliprint/actions/printJob/create.operation.ts: const confirmPass = plan.kind === 'now' ? plan.pass : undefined;",
+			"nodes/Intelliprint/actions/printJob/create.operation.ts: const confirmPass = plan.kind === 'now' && !confirmAfter ? plan.pass : undefined;",
 			"nodes/Intelliprint/actions/printJob/create.operation.ts: const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', ...sent, itemIndex, confirmPass }).catch((error: NodeError) => {",
 			"nodes/Intelliprint/actions/printJob/update.operation.ts: const changed = Object.keys(body).length ? await updatePrintJob(this, id, body, itemIndex, 'updated', plan?.kind === 'now' ? plan.pass : undefined) : undefined;",
 			'nodes/Intelliprint/building/printJobUpdate.ts: confirmPass,',

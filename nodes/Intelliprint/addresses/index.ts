@@ -11,3 +11,4 @@ export * from './duplicates';
 export * from './recipientMapping';
 export * from './recipients';
 export * from './visibleText';
+export * from './postage';

@@ -6,6 +6,7 @@ import { errorItem } from '../results';
 import { itemReader, textValue } from '../values';
 import { recipientMapping } from './recipientMapping';
 import { usedAsTool } from '../agent';
+import { postageOf } from './postage';
 
 export interface Recipient extends IDataObject {
 	address: { name: string; line: string; postcode: string; country: string };
@@ -100,6 +101,8 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 		if (usedAsTool(ctx)) error.message = `"${FIELD_LABELS[verdict.field]}" was refused: ${verdict.reason}`;
 		throw error;
 	}
+	// A letter goes by a service that can carry it there (postage.ts): refused here, with the address, before anything is sent.
+	if (ctx.getNodeParameter('resource', itemIndex, '') === 'printJob') postageOf(ctx, itemIndex, verdict.address.country);
 	return { address: verdict.address, variables: withVariables ? variablesOf(ctx, itemIndex) : {} };
 }
 

@@ -11,3 +11,4 @@ export * from './printJobBody';
 export * from './printJobSource';
 export * from './rowMetadata';
 export * from './printJobUpdate';
+export * from './postageByDestination';

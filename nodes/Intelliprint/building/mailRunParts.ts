@@ -18,6 +18,8 @@ export interface Part {
 	sentKey?: string;
 	/** The print job that already holds these rows (a rerun). */
 	sentAs?: string;
+	/** The postage service of its letters: one per print job. */
+	service?: string;
 }
 
 export interface SentPart {
@@ -89,6 +91,31 @@ export function planParts(
 	return parts.sort((a, b) => a.rows[0] - b.rows[0]);
 }
 
+/**
+ * A mail run's parts per postage service (addresses/postage.ts): rows in the UK and abroad go by different services,
+ * and a print job has one, so each service's rows are planned as a run of their own. The rows of the service the
+ * user chose keep the run's key; another service's carry it with the service named (`<run key>@international`), so a
+ * rerun finds each service's parts apart.
+ */
+export function planPartsByService(
+	rows: number[],
+	serviceOfRow: (row: number) => string,
+	chosen: string,
+	plan: (rows: number[], runKey: string | undefined) => Part[],
+	runKey: string | undefined,
+): Part[] {
+	const byService = new Map<string, number[]>();
+	for (const row of rows) {
+		const service = serviceOfRow(row);
+		if (!byService.has(service)) byService.set(service, []);
+		byService.get(service)!.push(row);
+	}
+	const parts = [...byService].flatMap(([service, own]) =>
+		plan(own, runKey && service !== chosen ? `${runKey}@${service}` : runKey).map((part) => ({ ...part, service })),
+	);
+	return parts.sort((a, b) => a.rows[0] - b.rows[0]);
+}
+
 /** A short digest of the rows' addresses, in order: the same rows give the same digest on a rerun. */
 export function addressDigest(recipientOfRow: Map<number, Recipient>): (rows: number[]) => string {
 	return (rows) => {
@@ -104,6 +131,7 @@ export interface MailRunPart {
 	of: number;
 	letters: number;
 	sentKey?: string;
+	service?: string;
 }
 
 /** "Too large" for a mail run names the setting that makes the requests smaller. */

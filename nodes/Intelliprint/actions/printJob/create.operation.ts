@@ -5,10 +5,10 @@ import { checkSent, keyedReference, SENT_KEY_METADATA, sentJobStill, sentKeyOf, 
 import { createOptions, LETTERS_PER_JOB } from './createOptions.description';
 import { recordCreated, noteJob, forEveryRow, rowsFailed } from '../../results';
 import { distinctRecipients, noteRepeats } from '../../addresses';
-import { addressDigest, explainTooLarge, planParts, sentPartsOf, type MailRunPart, jobShape, sourceBody, takesVariables, type JobShape } from '../../building';
+import { addressDigest, explainTooLarge, planParts, planPartsByService, sentPartsOf, type MailRunPart, jobShape, sourceBody, takesVariables, type JobShape } from '../../building';
 import { printJobItems, type PrintJob } from '../../results';
-import { buildPrintJobBody, ROW_METADATA, rowMetadata } from '../../building';
-import { recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses';
+import { buildPrintJobBody, lettersFit, postageOfJob, ROW_METADATA, rowMetadata } from '../../building';
+import { postageChoiceOf, postageOf, recipientsOfAllItems, refuseUnpostableRows, type Recipient } from '../../addresses';
 import { confirmById, confirmWithinLimits, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
 import { apiRequest, createBody, EXPECT, keptMetadataOrThrow, refuseWhereMetadataDropped, type FormObject } from '../../transport';
@@ -88,7 +88,10 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 	if (options.oneLetterPerRecipient !== true) noteRepeats(ctx, distinct.repeats);
 	const withRepeats = (rows: number[]) => [...rows, ...rows.flatMap((row) => distinct.repeatsOf.get(row) ?? [])];
 	const recipientOfRow = new Map(distinct.rows.map((row, index) => [row, distinct.recipients[index]]));
-	const parts = planParts(ctx, distinct.rows, perJob, runKey, runKey && found ? sentPartsOf(runKey, found) : [], addressDigest(recipientOfRow));
+	// One print job per postage service: rows in the UK and abroad go apart (addresses/postage.ts).
+	const serviceOfRow = (row: number) => postageOf(ctx, row, recipientOfRow.get(row)!.address.country);
+	const planRun = (rows: number[], key: string | undefined) => planParts(ctx, rows, perJob, key, key && found ? sentPartsOf(key, found) : [], addressDigest(recipientOfRow));
+	const parts = planPartsByService(distinct.rows, serviceOfRow, postageChoiceOf(ctx, first).service, planRun, runKey);
 	const output: INodeExecutionData[] = [];
 	for (const [index, part] of parts.entries()) {
 		let made: INodeExecutionData[];
@@ -102,6 +105,7 @@ async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: 
 						of: parts.length,
 						letters: part.rows.length,
 						sentKey: part.sentKey,
+						service: part.service,
 					});
 		} catch (caught) {
 			// With Continue On Fail a part that failed does not stop the parts after it: its rows get the error.
@@ -201,11 +205,16 @@ async function createJob(
 		const guarded: IDataObject = { ...(sentKey ? { [SENT_KEY_METADATA]: sentKey } : {}), ...(turn?.claimedAt !== undefined ? turn.metadata : {}) };
 		if (Object.keys(guarded).length) await refuseWhereMetadataDropped(ctx, itemIndex);
 		const sourced = await source();
+		// The service that carries the letters where they go (postageByDestination.ts); a PDF's own addresses show only in the answer.
+		const postage = await postageOfJob(ctx, itemIndex, sourced, part?.service);
+		if (postage.service) settings.postage = { ...((settings.postage as FormObject) ?? {}), service: postage.service };
+		const confirmAfter = postage.unseen && plan.kind === 'now';
+		if (confirmAfter) settings.confirmed = false;
 		// A mailing list's letters are its recipients: the job names the list, so a trigger can find each letter's.
 		if (typeof sourced.mailing_list === 'string') settings.metadata = { ...(settings.metadata as Record<string, string>), [ROW_METADATA.list]: sourced.mailing_list };
 		const body = createBody({ ...sourced, testmode, ...settings });
 		const sent = 'multipart' in body ? { multipart: body.multipart } : { json: body.json as IDataObject };
-		const confirmPass = plan.kind === 'now' ? plan.pass : undefined;
+		const confirmPass = plan.kind === 'now' && !confirmAfter ? plan.pass : undefined;
 		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', ...sent, itemIndex, confirmPass }).catch((error: NodeError) => {
 			throw part ? explainTooLarge(error, part, 'multipart' in body ? body.multipart.length : body.length) : error;
 		});
@@ -214,7 +223,8 @@ async function createJob(
 		recordCreated(ctx, itemIndex, job.id, { confirmed: job.confirmed === true, keyed: Boolean(sentKey) });
 		// The sent key and the claim live in metadata: a job that lost them is not confirmed (the contract's metadata-kept).
 		await keptMetadataOrThrow(ctx, guarded, job, itemIndex);
-		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan, turn) : job;
+		await lettersFit(ctx, itemIndex, job, plan.kind === 'checked');
+		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan, turn) : confirmAfter ? await confirmById(ctx, itemIndex, job.id, plan, job) : job;
 		return await printJobItems(ctx, [made], itemIndex, { fromItems, extra });
 	} finally {
 		turn?.release();

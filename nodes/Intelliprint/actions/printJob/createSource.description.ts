@@ -30,6 +30,19 @@ function sourceField(show: IDisplayOptions['show'], options: INodeProperties['op
 }
 
 /** Where the letters of a new print job come from, and who they go to. */
+/** Letter or postcard: Create's, and Address → Check's (a postcard goes by UK services only). */
+export const typeField: INodeProperties = {
+	displayName: 'Type',
+	name: 'type',
+	type: 'options',
+	noDataExpression: true,
+	default: 'letter',
+	options: [
+		{ name: 'Letter', value: 'letter' },
+		{ name: 'Postcard', value: 'postcard', description: 'Printed on card; letter-only options are hidden' },
+	],
+};
+
 export const sourceFields: INodeProperties[] = [
 	...sourceField(FROM_V12, [
 		{ name: 'PDF File', value: 'pdf', description: 'A finished PDF in a binary field of the item' },
@@ -133,15 +146,5 @@ export const sourceFields: INodeProperties[] = [
 	...itemRecipients,
 	{ ...mailingListLocator, displayOptions: { show: { recipientsFrom: ['mailingList'] } } },
 	{ ...mailingListLocator, displayOptions: { show: { ...BEFORE_V12, source: ['mailingList'] } } },
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		noDataExpression: true,
-		default: 'letter',
-		options: [
-			{ name: 'Letter', value: 'letter' },
-			{ name: 'Postcard', value: 'postcard', description: 'Printed on card; letter-only options are hidden' },
-		],
-	},
+	typeField,
 ];

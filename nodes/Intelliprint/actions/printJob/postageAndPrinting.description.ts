@@ -21,7 +21,8 @@ export const postageAndPrintingFields: INodeProperties[] = [
 						name: 'service',
 						type: 'options',
 						default: 'uk_second_class',
-						description: 'The Royal Mail (or courier) service the letters go by; it sets the price and the delivery time',
+						description:
+							'The Royal Mail (or courier) service letters in the UK go by (Jersey, Guernsey, the Isle of Man and BFPO too); it sets the price and the delivery time. Rows abroad go by Postage Abroad.',
 						options: [
 							{ name: 'International', value: 'international' },
 							{ name: 'Tracked 24', value: 'tracked_24' },
@@ -32,6 +33,18 @@ export const postageAndPrintingFields: INodeProperties[] = [
 							{ name: 'UK Second Class Signed For', value: 'uk_second_class_signed_for' },
 							{ name: 'UK Special Delivery', value: 'uk_special_delivery' },
 							{ name: 'UK Special Delivery 9am', value: 'uk_special_delivery_9am' },
+						],
+					},
+					{
+						displayName: 'Postage Abroad',
+						name: 'postageAbroad',
+						type: 'options',
+						default: 'international',
+						displayOptions: { show: { '/operation': ['create', 'check'] } },
+						description: 'What happens to a row addressed outside the UK. A mail run with rows in the UK and abroad becomes one print job per service.',
+						options: [
+							{ name: 'International', value: 'international', description: "Posted by Intelliprint's International service" },
+							{ name: 'Refuse the Row', value: 'refuse', description: 'The row is refused before anything is sent, with the reason' },
 						],
 					},
 					{

@@ -8,6 +8,7 @@ import { printJobSettingFields } from './printJobOptions.description';
  * "second class, C5" and downgrade a first-class draft. Here only the fields the user adds are sent.
  * The fields are lifted out of Create's groups, so both stay one definition.
  */
+const CREATE_ONLY = ['postageAbroad'];
 const lifted = new Map<string, { group: string; field: string }>();
 
 function capitalised(text: string): string {
@@ -18,7 +19,8 @@ function lift(group: INodeProperties): INodeProperties[] {
 	const single = group.type === 'fixedCollection' && !group.typeOptions?.multipleValues;
 	const inner = single ? (group.options as Array<{ name: string; values?: INodeProperties[] }>)?.[0] : undefined;
 	if (!inner?.values) return [group];
-	return inner.values.map((field) => {
+	// A draft's letters are addressed already: what goes abroad is Create's choice (Service is checked against them).
+	return inner.values.filter((field) => !CREATE_ONLY.includes(field.name)).map((field) => {
 		const name = `${group.name}${capitalised(field.name)}`;
 		lifted.set(name, { group: group.name, field: field.name });
 		const label = field.displayName.startsWith(group.displayName) ? field.displayName : `${group.displayName} ${field.displayName}`;

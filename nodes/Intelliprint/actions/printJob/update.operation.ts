@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { printJobItems } from '../../results';
 import { alphabetical, getPrintJobId } from '../../values';
-import { buildPrintJobBody, updatePrintJob } from '../../building';
+import { buildPrintJobBody, serviceFitsDraft, updatePrintJob } from '../../building';
 import { confirmById, planConfirm } from '../../spending';
 import { testJobOrRefuse } from '../../agent';
 import { keepKeyedReference } from '../../reruns';
@@ -62,6 +62,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
+	const service = (body.postage as IDataObject | undefined)?.service;
+	if (typeof service === 'string') await serviceFitsDraft(this, itemIndex, id, service);
 	// A new process finds a keyed job by its reference: the API contract's keyed-reference (transport/contract.ts).
 	await keepKeyedReference(this, itemIndex, id, body.reference);
 	// Under a limit the changes go first, to a draft, and the confirm follows once the new cost is known to fit.

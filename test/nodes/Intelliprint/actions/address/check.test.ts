@@ -27,20 +27,20 @@ describe('Address → Check', () => {
 		expect(api.apiCalls()).toEqual([]);
 	});
 
-	it('keeps every field of the row as it came, good or refused, and adds the same nine fields to each', async () => {
+	it('keeps every field of the row as it came, good or refused, and adds the same ten fields to each', async () => {
 		const good = { name: 'Ada Lovelace', address: '1 High Street\nLeeds', postcode: 'ls14ap', country: 'United Kingdom', sheet_row: 2, tags: ['vip'] };
 		const refused = { name: 'Bob Smith', address: '2 Low Road', postcode: 'SW1A', country: 'GB', sheet_row: 3, tags: [] };
 		const { items: out } = await api.run({ typeVersion: 1.2, parameters: { resource: 'address', operation: 'check' }, items: [{ json: good }, { json: refused }] });
-		const added = ['address_ok', 'address_problem', 'address_fix', 'address_field', 'duplicate_of_row', 'posted_name', 'posted_address', 'posted_postcode', 'posted_country'];
+		const added = ['address_ok', 'address_problem', 'address_fix', 'address_field', 'duplicate_of_row', 'posted_name', 'posted_address', 'posted_postcode', 'posted_country', 'postage_service'];
 		expect(Object.keys(out[0].json)).toEqual([...Object.keys(good), ...added]);
 		expect(Object.keys(out[1].json)).toEqual([...Object.keys(refused), ...added]);
 		expect(out[0].json).toEqual({
 			...good, address_ok: true, address_problem: '', address_fix: '', address_field: '', duplicate_of_row: null,
-			posted_name: 'Ada Lovelace', posted_address: '1 High Street\nLeeds', posted_postcode: 'LS1 4AP', posted_country: 'GB',
+			posted_name: 'Ada Lovelace', posted_address: '1 High Street\nLeeds', posted_postcode: 'LS1 4AP', posted_country: 'GB', postage_service: 'uk_second_class',
 		});
 		expect(out[1].json).toEqual({
 			...refused, address_ok: false, address_problem: 'Postcode "SW1A" is not a complete UK postcode', address_fix: expect.stringContaining('SW1A 1AA'), address_field: 'postcode', duplicate_of_row: null,
-			posted_name: '', posted_address: '', posted_postcode: '', posted_country: '',
+			posted_name: '', posted_address: '', posted_postcode: '', posted_country: '', postage_service: '',
 		});
 	});
 
@@ -69,12 +69,15 @@ describe('no refused row reaches the API', () => {
 
 	it('a mail run of the data set sends exactly the accepted rows, in their standard form; the refused ones go to the error output', async () => {
 		const { items: out, errorOutput } = await api.run({ typeVersion: 1.2, onError: 'continueErrorOutput', parameters: mailRun, items });
-		const sent = api.apiCalls().filter((call) => call.method === 'POST').flatMap((call) => (call.body.recipients as Array<{ address: { postcode: string; country: string } }>));
-		expect(sent.map((recipient) => `${recipient.address.postcode}|${recipient.address.country}`)).toEqual(
-			accepted.map((row) => ('postcode' in row.expected ? `${row.expected.postcode}|${row.expected.country}` : '')),
+		const posts = api.apiCalls().filter((call) => call.method === 'POST');
+		const sent = posts.flatMap((call) => (call.body.recipients as Array<{ address: { postcode: string; country: string } }>));
+		// One print job per service: the UK's rows (Crown dependencies too) in one, the rows abroad in another.
+		expect(sent.map((recipient) => `${recipient.address.postcode}|${recipient.address.country}`).sort()).toEqual(
+			accepted.map((row) => ('postcode' in row.expected ? `${row.expected.postcode}|${row.expected.country}` : '')).sort(),
 		);
+		expect(posts.map((call) => (call.body.postage as { service?: string } | undefined)?.service ?? 'uk_second_class').sort()).toEqual(['international', 'uk_second_class']);
 		expect(errorOutput).toHaveLength(rows.length - accepted.length);
-		expect(out).toHaveLength(1);
+		expect(out).toHaveLength(2);
 	});
 
 	it('with On Error: Stop, nothing is sent, and the error names the first ten refused rows and how many more', async () => {

@@ -74,6 +74,8 @@ describe('Mailing List', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ letter_count: 4 });
-		expect(api.apiCalls()[0].body).toMatchObject({ mailing_list: id });
+		// The list's recipients are read first: their countries decide the service (docs/letters-abroad.md).
+		expect(api.apiCalls().map((call) => call.method)).toEqual(['GET', 'POST']);
+		expect(api.apiCalls()[1].body).toMatchObject({ mailing_list: id, postage: { service: 'uk_second_class' } });
 	});
 });

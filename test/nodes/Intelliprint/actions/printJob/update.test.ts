@@ -13,9 +13,10 @@ describe('Print Job → Update', () => {
 			parameters: { resource: 'printJob', operation: 'update', printJob: locator(id), simplify: false, updateFields: { reference: 'Renamed', postageService: 'uk_first_class' } },
 		});
 		expect(items[0].json).toMatchObject({ reference: 'Renamed', postage: { service: 'uk_first_class', ideal_envelope: 'c5' } });
-		// A new reference costs a read of the job first: a keyed job's reference may not change (reruns/alreadySent.ts).
-		const [read, call] = api.apiCalls();
-		expect(read).toMatchObject({ method: 'GET', path: `/v1/prints/${id}` });
+		// A new service and a new reference each cost a read of the job first: the service must carry the draft's
+		// letters where they go (building/postageByDestination.ts), and a keyed job's reference may not change (reruns/alreadySent.ts).
+		const [forService, forReference, call] = api.apiCalls();
+		for (const read of [forService, forReference]) expect(read).toMatchObject({ method: 'GET', path: `/v1/prints/${id}` });
 		expect(call).toMatchObject({ method: 'POST', path: `/v1/prints/${id}` });
 		expect(call.body).toEqual({ reference: 'Renamed', postage: { service: 'uk_first_class' } });
 	});

@@ -1,0 +1,92 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { fitsService, INTERNATIONAL, placeName, postageChoiceOf, postageFor, postageOf } from '../addresses';
+import type { PrintJob } from '../results';
+import { apiRequest, apiRequestAllItems, connectionSettings, EXPECT, type FormObject } from '../transport';
+import { handBack } from '../spending/confirmLine';
+
+/**
+ * The one door every print job's postage goes through (docs/letters-abroad.md): before it is made, the service that can
+ * carry its letters where they go; after, the API's answer held to it, letter by letter. A job is never confirmed with
+ * a letter on a service that cannot carry it there.
+ */
+
+/** What the node knows of a job's postage before it is made. */
+export interface JobPostage {
+	/** The service to send (undefined: the item's own Postage, or the API's default, for letters whose addresses the node cannot see). */
+	service?: string;
+	/** The addresses are the PDF's own: only the API's answer shows where the letters go, so a confirm waits for it. */
+	unseen: boolean;
+}
+
+/** A print job's service from its recipients: a mail run's part has one already; an item's, or a mailing list's, read here. */
+export async function postageOfJob(ctx: IExecuteFunctions, itemIndex: number, sourced: FormObject, partService?: string): Promise<JobPostage> {
+	if (partService) return { service: partService, unseen: false };
+	const recipients = sourced.recipients as Array<{ address: { country: string } }> | undefined;
+	if (recipients?.length) return { service: postageOf(ctx, itemIndex, recipients[0].address.country), unseen: false };
+	if (typeof sourced.mailing_list === 'string') return { service: await listService(ctx, itemIndex, sourced.mailing_list), unseen: false };
+	return { unseen: true };
+}
+
+/** A mailing list's letters go by one service: read from its recipients' countries, or refused when they need two. */
+async function listService(ctx: IExecuteFunctions, itemIndex: number, listId: string): Promise<string> {
+	const recipients = await apiRequestAllItems<IDataObject>(ctx, `/mailing_lists/${listId}/recipients`, {}, { itemIndex });
+	const choice = postageChoiceOf(ctx, itemIndex);
+	const countries = new Map<string, number>();
+	for (const recipient of recipients) {
+		const country = String((recipient.address as IDataObject | undefined)?.country || 'GB').toUpperCase();
+		countries.set(country, (countries.get(country) ?? 0) + 1);
+	}
+	const services = new Map<string, string[]>();
+	for (const country of countries.keys()) {
+		const verdict = postageFor(country, choice);
+		if ('problem' in verdict) {
+			throw new NodeOperationError(ctx.getNode(), `Mailing list ${listId} holds ${countries.get(country)} recipient(s) in ${placeName(country)}: ${verdict.problem.replace(/^The address is in [^,]+, and /, '')}`, { itemIndex, description: `Nothing was sent. ${verdict.fix}` });
+		}
+		services.set(verdict.service, [...(services.get(verdict.service) ?? []), country]);
+	}
+	if (services.size > 1) {
+		const abroad = services.get(INTERNATIONAL)!;
+		const count = abroad.reduce((sum, country) => sum + countries.get(country)!, 0);
+		throw new NodeOperationError(ctx.getNode(), `Mailing list ${listId} holds recipients in the UK and ${count} abroad (${abroad.slice(0, 5).map(placeName).join(', ')}${abroad.length > 5 ? '…' : ''})`, {
+			itemIndex,
+			description:
+				'Nothing was sent. A print job goes by one postage service, and a list\'s job takes the whole list. Send its rows instead (Recipients: All Input Items makes one print job per service), or keep UK and foreign recipients on separate lists.',
+		});
+	}
+	return services.keys().next().value ?? choice.service;
+}
+
+/**
+ * Every letter of the API's answer is on a service that carries it where it goes. A draft that fails stays a draft
+ * (named, to delete or fix); a job already confirmed is named as such, since nothing the node does can take it back.
+ */
+export async function lettersFit(ctx: IExecuteFunctions, itemIndex: number, job: PrintJob, claimed: boolean): Promise<void> {
+	const jobService = String((job.postage as IDataObject | undefined)?.service ?? '');
+	const misfits = (job.letters ?? []).filter((letter) => !fitsService((letter.address as IDataObject | undefined)?.country as string | undefined, String(letter.postage_service ?? jobService)));
+	if (!misfits.length) return;
+	// A draft made for a confirm under the daily limit gives its claim back: it will not be confirmed.
+	if (claimed) await handBack({ ctx, itemIndex, draft: job, limitKey: (await connectionSettings(ctx)).limitKey });
+	const first = misfits[0];
+	const country = String((first.address as IDataObject | undefined)?.country || 'GB').toUpperCase();
+	const service = String(first.postage_service ?? jobService);
+	throw new NodeOperationError(ctx.getNode(), `Print job ${job.id} has ${misfits.length} letter(s) on a service that cannot carry them: ${first.id ?? 'a letter'} to ${placeName(country)} goes by ${service}`, {
+		itemIndex,
+		description: job.confirmed
+			? `It was confirmed by Intelliprint as it is: cancel it with Print Job → Cancel or Delete (letters still waiting to print are refunded) and send those letters again with the right service.`
+			: `It was kept as a draft and not confirmed. ${service === INTERNATIONAL ? 'Choose a UK service for letters in the UK' : 'Letters abroad go International'}: delete the draft (Print Job → Cancel or Delete) and send again, with the addresses in the UK and abroad in separate jobs.`,
+	});
+}
+
+/** Update's new service, held to the draft's letters before it is sent: a draft's addresses are fixed, its service is not. */
+export async function serviceFitsDraft(ctx: IExecuteFunctions, itemIndex: number, id: string, service: string): Promise<void> {
+	const draft = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex });
+	const misfits = (draft.letters ?? []).filter((letter) => !fitsService((letter.address as IDataObject | undefined)?.country as string | undefined, service));
+	if (!misfits.length) return;
+	const countries = [...new Set(misfits.map((letter) => String((letter.address as IDataObject | undefined)?.country || 'GB').toUpperCase()))];
+	throw new NodeOperationError(ctx.getNode(), `Service ${service} cannot carry ${misfits.length} of print job ${id}'s letters (to ${countries.slice(0, 5).map(placeName).join(', ')})`, {
+		itemIndex,
+		description: `Nothing was changed. ${service === INTERNATIONAL ? 'International is for letters abroad: choose a UK service for letters in the UK.' : 'Letters abroad go International.'} A job whose letters go both to the UK and abroad cannot have one service: delete it and send its rows again (a mail run makes one print job per service).`,
+	});
+}
