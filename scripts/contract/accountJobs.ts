@@ -67,24 +67,34 @@ export function checkMetadata(ctx: CheckContext, where: string, job: IDataObject
 	else ctx.metadataSeen.add(where);
 }
 
-/** The fields of a test-mode draft to one UK recipient, marked with this run; `source` is content or a template. */
-function draftForm(ctx: CheckContext, reference: string, source: Record<string, string>): Record<string, string> {
+/** Where a check draft is addressed (its recipient's name is always the check's). */
+export interface CheckAddress {
+	line: string;
+	postcode: string;
+	country: string;
+}
+
+/** The check's UK address: every draft goes there unless a step names another. */
+export const UK_ADDRESS: CheckAddress = { line: '1 Test Street, Leeds', postcode: 'LS1 4AP', country: 'GB' };
+
+/** The fields of a test-mode draft to one recipient at `to`, marked with this run; `fields` give its source (content or a template) and any others. */
+function draftForm(ctx: CheckContext, reference: string, fields: Record<string, string>, to: CheckAddress): Record<string, string> {
 	return {
 		testmode: 'true',
 		confirmed: 'false',
-		...source,
+		...fields,
 		'recipients[0][address][name]': 'n8n contract check',
-		'recipients[0][address][line]': '1 Test Street, Leeds',
-		'recipients[0][address][postcode]': 'LS1 4AP',
-		'recipients[0][address][country]': 'GB',
+		'recipients[0][address][line]': to.line,
+		'recipients[0][address][postcode]': to.postcode,
+		'recipients[0][address][country]': to.country,
 		reference,
 		'metadata[n8n_check]': ctx.run,
 	};
 }
 
 /** POSTs a test-mode draft; a job the answer names is remembered for the clean-up at once, whatever else it says. */
-export async function postDraft(ctx: CheckContext, reference: string, source: Record<string, string>): Promise<Answer> {
-	const answer = await ctx.client.send('POST', '/prints', { form: draftForm(ctx, reference, source) });
+export async function postDraft(ctx: CheckContext, reference: string, fields: Record<string, string>, to = UK_ADDRESS): Promise<Answer> {
+	const answer = await ctx.client.send('POST', '/prints', { form: draftForm(ctx, reference, fields, to) });
 	const id = (answer.body as IDataObject | undefined)?.id;
 	if (typeof id === 'string' && id.startsWith('print_')) ctx.made.push({ id, reference, confirmed: (answer.body as IDataObject).confirmed === true, madeAt: Date.now() });
 	return answer;

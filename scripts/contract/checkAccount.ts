@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { AccountClient, UnexpectedAnswer, describeBody } from './accountClient';
 import { cleanUp, makeJobs, postDraft, waitUntilListed, type CheckContext } from './accountJobs';
+import { postageAbroad } from './accountPostage';
 import { readBack } from './accountReads';
 import { scanHistory } from './accountScan';
 import { Findings, type CheckRow } from './findings';
@@ -14,7 +15,8 @@ export type { CheckRow, Verdict } from './findings';
  * `npm run check:api` (scripts/check-api.mjs): a real Intelliprint account checked against every row of the API
  * contract (nodes/Intelliprint/transport/contract.ts), in test mode only: nothing is printed, posted or charged. It
  * makes three test drafts with references of their own, confirms two (free in test mode), reads them back every way
- * the node reads lists, scans the last 30 days for renamed keyed jobs, and cleans up whatever happens.
+ * the node reads lists, scans the last 30 days for renamed keyed jobs, tries test drafts abroad (accountPostage.ts),
+ * and cleans up whatever happens.
  */
 
 export interface CheckOptions {
@@ -115,6 +117,9 @@ async function steps(ctx: CheckContext, options: CheckOptions): Promise<void> {
 	await templates(ctx, options.templateId);
 	findings.notChecked('rate-limit', "not provoked: a 429 would spend the account's rate budget (100 requests a minute)");
 	findings.settle('error-answers', 'mailing-lists', 'templates', 'rate-limit');
+	log('7. Letters abroad: a test draft to France by international, then what the account does with the pairs the node never sends');
+	await postageAbroad(ctx);
+	findings.settle('postage-abroad');
 }
 
 /** The list rows' notes from every list answer judged (their breaches, if any, were kept as they came). */
@@ -148,7 +153,7 @@ export async function checkAccount(options: CheckOptions): Promise<CheckRow[]> {
 		stopped = messageOf(error);
 		log(`The check stopped: ${stopped}`);
 	} finally {
-		log('7. Cleaning up the jobs the check made');
+		log('8. Cleaning up the jobs the check made');
 		await cleanUp(ctx);
 	}
 	noteLists(findings);

@@ -103,4 +103,13 @@ export const DETAILS: Record<AssumptionId, AssumptionDetails> = {
 		checked: 'By check:api only when `INTELLIPRINT_TEMPLATE_ID` is given (a test draft from it, deleted again).',
 		onBreach: 'The create is refused with the API\'s own message.',
 	},
+	'postage-abroad': {
+		usedBy: ['addresses/postage.ts', 'building/postageByDestination.ts'],
+		ifBroken:
+			"The node picks each letter's service by its country (the UK, BFPO and the Crown dependencies by the UK service chosen, everywhere else `international`) and makes one print job per service. An API that put a letter on another service than its job's, or read its country otherwise, would post a letter abroad at a UK price (returned, or late) or one in the UK at the international price; one that refused `international` would leave every row abroad unsent.",
+		checked:
+			"Every create's answer, before any confirm: each letter's `postage_service` (else the job's `postage.service`) must carry it to its `address.country`, a letter without one read as GB (lettersFit). Update's new service is held to the draft's letters before it is sent (serviceFitsDraft). `npm run check:api` makes a test draft to France by `international`, and says what the account does with the pairs the node never sends: a UK service abroad, `international` in the UK, a postcard abroad.",
+		onBreach:
+			"The job is not confirmed: a draft stays a draft and is named, to delete or send again (one the API confirmed on create is named as confirmed, to cancel); an update is refused with nothing changed; a create the API refuses fails on its rows' items with the API's message.",
+	},
 };

@@ -1,4 +1,5 @@
 import type { Fields } from './body';
+import { refuseInternational } from './destinations';
 import type { SortFields } from './lists';
 import type { FakePrintJob } from './prints';
 
@@ -17,6 +18,7 @@ export const BROKEN_MODES = {
 	ignoreSkip: { assumption: 'paging', what: 'every page is the first, whatever skip says' },
 	dropMetadata: { assumption: 'metadata-kept', what: 'metadata given to a print job is not kept' },
 	renamedKeys: { assumption: 'keyed-reference', what: "each keyed print job's reference is renamed (as in the dashboard) once made" },
+	noInternational: { assumption: 'postage-abroad', what: '`international` is refused (400 parameter_invalid on postage.service)' },
 } as const;
 
 export type BrokenMode = keyof typeof BROKEN_MODES;
@@ -63,8 +65,9 @@ export function bendListAnswer(modes: Modes, query: URLSearchParams, body: unkno
 	return body;
 }
 
-/** A create's or update's fields as a mode makes the API take them. */
+/** A create's or update's fields as a mode makes the API take them (or refuse them). */
 export function bentFields(modes: Modes, fields: Fields): Fields {
+	if (modes.has('noInternational')) refuseInternational(fields);
 	if (!modes.has('dropMetadata') || typeof fields !== 'object' || fields === null) return fields;
 	const kept = { ...(fields as Record<string, unknown>) };
 	delete kept.metadata;

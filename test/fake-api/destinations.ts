@@ -1,3 +1,4 @@
+import type { Fields } from './body';
 import { fail } from './http';
 
 /**
@@ -22,4 +23,15 @@ export function refuseMisdirectedPostage(job: { type?: string | null; postage?: 
 			throw fail.invalid('parameter_invalid', `Invalid value for postage.service: ${why}, and letter ${index + 1} is addressed to ${country}.`, 'postage.service');
 		}
 	});
+}
+
+/**
+ * The broken mode noInternational (brokenModes.ts): an account that refuses `international` on a create or an update,
+ * as an API that does not post abroad (or not for this account) would, so a test sees the node's rows abroad fail loudly.
+ */
+export function refuseInternational(fields: Fields): void {
+	const postage = typeof fields === 'object' && fields !== null ? (fields as { postage?: { service?: unknown } }).postage : undefined;
+	if (postage?.service === 'international') {
+		throw fail.invalid('parameter_invalid', 'Invalid value for postage.service: international is not available on this account.', 'postage.service');
+	}
 }

@@ -6,6 +6,7 @@ import { NodeOperationError } from 'n8n-workflow';
  * Intelliprint's services are UK services (Royal Mail's inland classes, signed for, special delivery, tracked) and one
  * `international`, "mail sent to addresses outside the UK" (Intelliprint's glossary). What the API does with a UK
  * service to an address abroad is not published, so the node never sends that pair: it never guesses.
+ * The API's side of the rule (each letter goes by its job's service) is the contract's `postage-abroad`.
  */
 
 /**

@@ -9,7 +9,7 @@ import { handBack } from '../spending/confirmLine';
 /**
  * The one door every print job's postage goes through (docs/letters-abroad.md): before it is made, the service that can
  * carry its letters where they go; after, the API's answer held to it, letter by letter. A job is never confirmed with
- * a letter on a service that cannot carry it there.
+ * a letter on a service that cannot carry it there: the contract's `postage-abroad`, held to every answer here.
  */
 
 /** What the node knows of a job's postage before it is made. */
