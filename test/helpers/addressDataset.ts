@@ -78,12 +78,14 @@ function special(): DatasetRow[] {
 }
 
 function eircodes(): DatasetRow[] {
-	const keys = ['A65', 'D02', 'D6W', 'T12', 'H91', 'V94', 'F92', 'R95', 'X91', 'Y35'];
+	// An Post's routing keys (A65, of Eircode's illustration A65 F4E2, is none).
+	const keys = ['A92', 'D02', 'D6W', 'T12', 'H91', 'V94', 'F92', 'R95', 'X91', 'Y35'];
 	const ids = ['F4E2', 'X285', 'PV38', 'AC12', '2NT4', 'HE7K', 'YD5X', '0W6T', 'KR27', 'C9FN'];
 	return [
 		...keys.map((key, i) => row('Irish Eircode', i % 2 ? `${key}${ids[i]}`.toLowerCase() : `${key} ${ids[i]}`, i % 3 ? 'Ireland' : 'IE', { postcode: `${key} ${ids[i]}`, country: 'IE' })),
-		// Google's pattern for Ireland is three and four letters or digits: An Post's routing keys are not checked.
-		...['B12 F4E2', 'A65 F4B2', 'D6X PV38', 'O12 AC12'].map((code) => row("Eircode: of Google's pattern", code, 'IE', { postcode: code, country: 'IE' })),
+		// Of Google's looser pattern, but no routing key of An Post's, or a letter the unique identifier never uses.
+		...['B12 F4E2', 'A65 F4E2', 'D6X PV38', 'O12 AC12', 'Q99 9999', 'D02 F4B2'].map((code) => row('Eircode: no routing key, or a letter not used', code, 'IE', { refused: `Postcode "${code}" is not a postcode of Ireland (IE)` })),
+		...['Dublin 2', 'D6W', 'Co. Dublin'].map((code) => row('Eircode: a Dublin district or county typed as one', code, 'IE', { refused: `Postcode "${code}" is a` })),
 		...['A6 F4E2', 'A65 F4E', '12345', 'A65F4E22'].map((code) => row('Eircode: not the format', code, 'IE', { refused: 'Postcode' })),
 	];
 }
@@ -93,23 +95,27 @@ function abroad(): DatasetRow[] {
 		['US', '10001', '10001'], ['US', '94105-1234', '94105-1234'], ['United States', '941051234', '94105-1234'], ['CA', 'k1a0b1', 'K1A 0B1'],
 		['DE', '10115', '10115'], ['Germany', '80331', '80331'], ['FR', '75008', '75008'], ['France', '13001', '13001'], ['ES', '28001', '28001'],
 		['IT', '00184', '00184'], ['NL', '1012ab', '1012 AB'], ['Netherlands', '3011 CE', '3011 CE'], ['BE', '1000', '1000'], ['CH', '8001', '8001'],
-		['AT', '1010', '1010'], ['DK', '1050', '1050'], ['NO', '0150', '0150'], ['SE', '11122', '11122'], ['PL', '00950', '00-950'], ['PT', '1000001', '1000-001'],
+		['AT', '1010', '1010'], ['DK', '1050', '1050'], ['NO', '0150', '0150'], ['SE', '11122', '111 22'], ['PL', '00950', '00-950'], ['PT', '1000001', '1000-001'],
 		['AU', '2000', '2000'], ['NZ', '6011', '6011'], ['JP', '100-0001', '100-0001'], ['Japan', '1500001', '150-0001'],
+		['DE', 'D-10115', '10115'], ['FR', 'F-75008', '75008'], ['NL', 'NL-1012 AB', '1012 AB'], ['SE', 'S-111 22', '111 22'], ['FI', 'FIN-00550', '00550'], ['DE', 'DE10115', '10115'],
 	];
 	const bad: Array<[string, string]> = [
-		['US', '1000'], ['US', 'SW1A 1AA'], ['DE', '1011'], ['DE', 'D-10115'], ['FR', '7500'], ['NL', '1012 SA'], ['NL', '0123 AB'], ['CA', '123456'],
-		['PL', '0095'], ['AU', '20000'], ['SE', '1122'], ['ES', '9900'],
+		['US', '1000'], ['US', 'SW1A 1AA'], ['DE', '1011'], ['FR', 'D-10115'], ['FR', '7500'], ['NL', '1012 SA'], ['NL', '0123 AB'], ['CA', '123456'],
+		['PL', '0095'], ['AU', '20000'], ['SE', '1122'], ['ES', '9900'], ['ES', '99000'], ['IN', '012345'], ['MT', 'NXR 01'],
 	];
 	return [
 		...good.map(([country, code, sent]) => row(`abroad: ${country.length === 2 ? 'code' : 'name'} with a postcode of its format`, code, country, { postcode: sent, country: country.length === 2 ? country : { 'United States': 'US', Germany: 'DE', France: 'FR', Netherlands: 'NL', Japan: 'JP' }[country]! })),
 		...bad.map(([country, code]) => row('abroad: postcode not of its country', code, country, { refused: 'Postcode' })),
+		row('abroad: a UK postcode where there are none', 'SW1A 1AA', 'HK', { refused: 'Hong Kong (HK) has no postcodes; "SW1A 1AA" looks like a UK postcode' }),
+		...['N/A', 'none', '-', '00000'].map((code) => row('abroad: a postcode that means none', code, 'IE', { postcode: '', country: 'IE' })),
+		...['N/A', '0'].map((code) => row('abroad: none where one is needed', code, 'FR', { refused: `Postcode "${code}" stands for no postcode, but a letter to France (FR) needs one` })),
 	];
 }
 
 function countries(): DatasetRow[] {
 	const gb = ['UK', 'U.K.', 'uk', 'United Kingdom', 'united kingdom', 'Great Britain', 'Britain', 'England', 'Scotland', 'Wales', 'Northern Ireland', 'GB', 'gb', ' GB ', ''];
 	const other: Array<[string, string]> = [['Ireland', 'IE'], ['Republic of Ireland', 'IE'], ['Eire', 'IE'], ['Éire', 'IE'], ['France', 'FR'], ['Germany', 'DE'], ['Deutschland', 'DE'], ['Spain', 'ES'], ['Italy', 'IT'], ['USA', 'US'], ['United States of America', 'US']];
-	const unknown = ['Atlantis', 'Narnia', 'XX', 'Channel Islands', 'Europe', 'EU', 'UKK', 'Englandshire', 'DD', 'YU'];
+	const unknown = ['Atlantis', 'Narnia', 'XX', 'Europe', 'EU', 'UKK', 'Englandshire', 'DD', 'YU'];
 	return [
 		...gb.map((country) => row('country: UK name or alias', 'SW1A 1AA', country, { postcode: 'SW1A 1AA', country: 'GB' })),
 		...other.map(([country, code]) => row('country: another country by name', { IE: 'D02 X285', FR: '75008', DE: '10115', ES: '28001', IT: '00184', US: '10001' }[code]!, country, { postcode: { IE: 'D02 X285', FR: '75008', DE: '10115', ES: '28001', IT: '00184', US: '10001' }[code]!, country: code })),
@@ -161,7 +167,7 @@ function international(): DatasetRow[] {
 		const postcode = code === 'GB' ? 'SW1A 1AA' : (sample?.examples[0] ?? '');
 		rows.push(row('world: country as sheets write it', postcode, country, { postcode: postcode.toUpperCase(), country: code }));
 	}
-	for (const country of ['Korea', 'Congo']) rows.push(row('world: ambiguous country name', '', country, { refused: `Country "${country}" could be` }));
+	for (const country of ['Korea', 'Congo', 'Channel Islands']) rows.push(row('world: ambiguous country name', '', country, { refused: `Country "${country}" could be` }));
 	const hidden: Array<[string, Partial<DatasetRow>, DatasetRow['expected']]> = [
 		['postcode with a zero-width space', { postcode: 'SW1A\u200B 1AA' }, { postcode: 'SW1A 1AA', country: 'GB' }],
 		['postcode with a right-to-left override', { postcode: '\u202ESW1A 1AA' }, { postcode: 'SW1A 1AA', country: 'GB' }],

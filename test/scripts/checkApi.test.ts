@@ -72,7 +72,7 @@ describe('check:api against an API as the node expects it', () => {
 			expect(abroad).toMatch(/^POST \/prints with postage\[service\]=international to Paris, France \(FR\): made test draft print_\w+: 1 letter\(s\) to France \(FR\) by international, £2\.64 after tax a letter/);
 			expect(abroad).toContain('uk_second_class to Paris, France (FR) (the node never sends this pair): refused: HTTP 400 parameter_invalid: Invalid value for postage.service');
 			expect(abroad).toContain('a postcard by international to Paris, France (FR) (the node refuses postcards abroad itself): refused: HTTP 400 parameter_invalid: Invalid value for type');
-			expect(abroad).toContain('international to Leeds, United Kingdom (GB) (the node never sends this pair): refused: HTTP 400');
+			expect(abroad).toContain('international to Leeds, the United Kingdom (GB) (the node never sends this pair): refused: HTTP 400');
 			// Three drafts, the template's and the one abroad, all test mode; two confirmed (free in test mode), their letters cancelled, the rest deleted.
 			expect(made).toHaveLength(5);
 			expect(made.every((job) => job.testmode)).toBe(true);

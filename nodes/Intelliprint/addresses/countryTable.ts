@@ -1,9 +1,11 @@
 import { COUNTRY_ROWS } from './countryData';
+import { NATIONAL_RULES } from './nationalRules';
 
 /**
  * The per-country rules, read from the generated data (countryData.ts, `npm run countries`): what address checks need
  * of every country and territory. Each row's fields are separated by ";" (the data's header says what each holds);
- * examples by ",", languages by " ", names by "|".
+ * examples by ",", languages by " ", names by "|". Where a national post writes its postcodes otherwise, or assigns
+ * fewer than Google's pattern allows (nationalRules.ts), the row's examples are the post's.
  */
 
 export type PostcodeUse = 'required' | 'optional' | 'none';
@@ -18,7 +20,7 @@ export interface CountryRow {
 	readonly patternSource: string;
 	/** The pattern anchored at both ends, for the upper-cased postcode; undefined when none is published. */
 	readonly pattern: RegExp | undefined;
-	/** Published examples, written as the country writes them. */
+	/** Published examples, written as the country's post writes them: none that its national rule refuses. */
 	readonly examples: readonly string[];
 	/** Written before the postcode on the envelope (CH-, L-, SE-), not part of it; '' for most. */
 	readonly prefix: string;
@@ -40,13 +42,14 @@ export function countryTable(): ReadonlyMap<string, CountryRow> {
 	for (const row of COUNTRY_ROWS) {
 		const [head, languages, patternSource, examples, prefix, names] = row.split(';');
 		const code = head.slice(0, 2);
+		const national = NATIONAL_RULES[code];
 		table.set(code, {
 			code,
 			alpha3: head.slice(2, 5),
 			postcode: USE[head[5]],
 			patternSource,
 			pattern: patternSource ? new RegExp(`^(?:${patternSource})$`) : undefined,
-			examples: list(examples, ','),
+			examples: national?.examples ?? list(examples, ',').filter((example) => !national?.refuse?.(example.replace(/[\s-]/g, ''))),
 			prefix,
 			languages: list(languages, ' '),
 			names: list(names, '|'),

@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { countryLabel } from './countryNames';
+
 /**
  * Which postage service a letter goes by, from where it goes: the rule docs/letters-abroad.md gives with its sources.
  * Intelliprint's services are UK services (Royal Mail's inland classes, signed for, special delivery, tracked) and one
@@ -26,7 +28,8 @@ export interface PostageChoice {
 }
 export type PostageVerdict = { service: string } | { problem: string; fix: string };
 
-export const placeName = (code: string) => `${new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' }).of(code) ?? code} (${code})`;
+/** As every address message names a country: "the Netherlands (NL)". */
+export const placeName = countryLabel;
 
 /** The service a letter to `country` (a checked two-letter code) goes by under the user's choice, or why it cannot go. */
 export function postageFor(country: string, choice: PostageChoice): PostageVerdict {

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkAddress, postcodeNeeded, type AddressField } from './addressRules';
+import { checkAddress, countryOf, postcodeNeeded, type AddressField } from './addressRules';
 import { errorItem } from '../results';
 import { itemReader, textValue } from '../values';
 import { recipientMapping } from './recipientMapping';
 import { usedAsTool } from '../agent';
-import { postageOf } from './postage';
+import { INLAND, postageOf } from './postage';
 
 export interface Recipient extends IDataObject {
 	address: { name: string; line: string; postcode: string; country: string };
@@ -70,7 +70,10 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 	const postcode = textValue(ctx, itemIndex, raw.postcode, 'Postcode')?.trim();
 	const country = textValue(ctx, itemIndex, raw.country, 'Country') ?? '';
 	// A postcode is missing only where the country uses them: Hong Kong, Ireland's rural addresses and many more have none.
-	const fields = [[name, 'name', 'Recipient Name', 'name'], [line, 'address lines', 'Address Lines', 'address'], [postcode || !postcodeNeeded(country) ? 'given' : '', 'postcode', 'Postcode', 'postcode']] as const;
+	// Abroad, the country's own rule says it, with the form of its postcodes ("A letter to France (FR) needs a postcode").
+	const place = countryOf(country);
+	const abroad = !('problem' in place) && !INLAND.has(place.code) && !usedAsTool(ctx);
+	const fields = [[name, 'name', 'Recipient Name', 'name'], [line, 'address lines', 'Address Lines', 'address'], [postcode || abroad || !postcodeNeeded(country) ? 'given' : '', 'postcode', 'Postcode', 'postcode']] as const;
 	const missing = fields.filter(([value]) => !value);
 	if (missing.length) {
 		const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no ${missing.map(([, what]) => what).join(', no ')}${PURPOSE[String(ctx.getNodeParameter('resource', itemIndex, ''))] ?? ''}`, { itemIndex });

@@ -2,7 +2,8 @@
  * Invisible characters in what goes on an envelope: text copied from a web page, a PDF or another system brings
  * them along. Those that print nothing and mean nothing are removed; those that change what is printed (a
  * right-to-left override reverses the text after it) or that a printer cannot print (control characters) refuse
- * the row, with the character named, since the value looks right on screen. Used by addressRules.ts.
+ * the row, with the character named, since the value looks right on screen. Used by addressRules.ts, with the
+ * line breaks and composed characters that make text print as it looks.
  */
 
 /** Removed wherever they stand: zero-width space, word joiner, byte order mark, soft hyphen. */
@@ -38,11 +39,21 @@ export function postcodeText(text: string): string {
 }
 
 /**
- * A name or address line as it will be printed: harmless invisible characters removed, tabs as spaces; the first
- * character that would change what is printed, if there is one, as `refused`.
+ * A line break however it was typed: CR LF, CR, and the Unicode line and paragraph separators (U+2028, U+2029) that
+ * text copied from a word processor or a PDF brings.
+ */
+const LINE_BREAK = /\r\n?|[\u2028\u2029]/g;
+
+/**
+ * A name or address line as it will be printed: harmless invisible characters removed, tabs as spaces, line breaks
+ * as "\n" in address lines (lines left empty by two breaks in a row dropped) and as spaces in a name, which is one
+ * line on the envelope; in Unicode's composed form (NFC), so that "ü" typed as "u" and a combining diaeresis
+ * prints, and compares, as the one character. The first character that would change what is printed, if there is
+ * one, as `refused`.
  */
 export function printedText(text: string, lines: boolean): { text: string; refused?: string } {
-	const cleaned = text.replace(HARMLESS, '').replace(/\r\n?/g, lines ? '\n' : ' ').replace(/\t/g, ' ');
+	const broken = text.replace(HARMLESS, '').replace(LINE_BREAK, lines ? '\n' : ' ').replace(/\t/g, ' ').normalize('NFC');
+	const cleaned = lines && broken.includes('\n') ? broken.split('\n').filter((line) => line.trim()).join('\n') : broken;
 	// Most text holds none: one test of the whole text, a character at a time only when it does (half the check's time).
 	if (!(lines ? ANY_BUT_NEWLINE : ANY).test(cleaned)) return { text: cleaned };
 	for (const character of cleaned) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkAddress } from '../../../../nodes/Intelliprint/addresses/addressRules';
+import { checkAddress, sameRecipientKey } from '../../../../nodes/Intelliprint/addresses/addressRules';
 import { distinctRecipients } from '../../../../nodes/Intelliprint/addresses/duplicates';
 import type { Recipient } from '../../../../nodes/Intelliprint/addresses/recipients';
 import { useFakeApi } from '../../../helpers/context';
@@ -32,6 +32,29 @@ describe('invisible characters on an envelope', () => {
 	it('a right-to-left override in the name is refused on the name; joiners and direction marks of a script are kept', () => {
 		expect(checkAddress('\u202EadA', '1 High Street', 'LS1 4AP', 'GB')).toMatchObject({ ok: false, field: 'name' });
 		expect(checkAddress('\u0645\u200C\u200F\u0646', '1 High Street', 'LS1 4AP', 'GB')).toMatchObject({ ok: true });
+	});
+});
+
+describe('line and paragraph separators, and composed characters', () => {
+	// Before: U+2028 and U+2029 went to the envelope as they were, inside one line that the window limit did not count.
+	it.each(['\u2028', '\u2029'])('%j in an address is a line break: sent as "\\n" and counted in the window', (separator) => {
+		expect(checkAddress('Ada', `1 High Street${separator}Flat 2${separator}${separator}Leeds`, 'LS1 4AP', 'GB')).toMatchObject({ ok: true, address: { line: '1 High Street\nFlat 2\nLeeds' } });
+		const seven = Array.from({ length: 7 }, (_, i) => `Line ${i + 1}`).join(separator);
+		expect(checkAddress('Ada', seven, 'LS1 4AP', 'GB')).toMatchObject({ ok: false, field: 'address', reason: 'The address has 7 lines below the name' });
+	});
+
+	it('in a name, which is one line on the envelope, a separator is a space', () => {
+		expect(checkAddress('Ada\u2028Lovelace\u2029Ltd', '1 High Street', 'LS1 4AP', 'GB')).toMatchObject({ ok: true, address: { name: 'Ada Lovelace Ltd' } });
+	});
+
+	// Before: sent as typed, and "Mu\u0308ller" and "Müller" were two recipients.
+	it('names and lines are sent composed (NFC), and the two ways to write "ü" are one recipient', () => {
+		const decomposed = checkAddress('Jürgen Mu\u0308ller', 'Hauptstrasse 1\nKo\u0308ln', '50667', 'DE');
+		expect(decomposed).toMatchObject({ ok: true, address: { name: 'J\u00FCrgen M\u00FCller', line: 'Hauptstrasse 1\nK\u00F6ln' } });
+		const precomposed: Recipient = { address: { name: 'J\u00FCrgen M\u00FCller', line: 'Hauptstrasse 1\nK\u00F6ln', postcode: '50667', country: 'DE' }, variables: {} };
+		const typedApart: Recipient = { address: { ...precomposed.address, name: 'Ju\u0308rgen Mu\u0308ller', line: 'Hauptstrasse 1\nKo\u0308ln' }, variables: {} };
+		expect(sameRecipientKey(typedApart.address)).toBe(sameRecipientKey(precomposed.address));
+		expect(distinctRecipients([precomposed, typedApart], [0, 1], true)).toMatchObject({ rows: [0], repeats: 1 });
 	});
 });
 

@@ -76,8 +76,8 @@ describe('letters abroad: postage by destination', () => {
 		expect(out).toHaveLength(1);
 		expect(errorOutput.map((item) => item.json.error)).toEqual([
 			'The address is in France (FR), and Postage Abroad is set to refuse letters abroad (row 2)',
-			'The address is in United States (US), and Postage Abroad is set to refuse letters abroad (row 5)',
-			'The address is in Hong Kong SAR China (HK), and Postage Abroad is set to refuse letters abroad (row 6)',
+			'The address is in the United States (US), and Postage Abroad is set to refuse letters abroad (row 5)',
+			'The address is in Hong Kong (HK), and Postage Abroad is set to refuse letters abroad (row 6)',
 		]);
 	});
 
@@ -91,7 +91,7 @@ describe('letters abroad: postage by destination', () => {
 
 	it('International chosen as the service refuses a row in the UK, with the fix', async () => {
 		const { error } = await api.run({ typeVersion: 1.2, parameters: mailRun({ options: { postage: { values: { service: 'international' } } } }), items: items.slice(0, 2) });
-		expect(error?.message).toBe('The address is in United Kingdom (GB), and the service chosen is International, which is for letters abroad (row 1)');
+		expect(error?.message).toBe('The address is in the United Kingdom (GB), and the service chosen is International, which is for letters abroad (row 1)');
 		expect(error?.description).toContain('Choose a UK service');
 		expect(api.apiCalls()).toEqual([]);
 	});
@@ -153,6 +153,10 @@ describe('Address → Check says which service each row goes by', () => {
 		expect(refused.map((item) => [item.json.address_ok, item.json.postage_service, item.json.address_field])).toEqual([
 			[true, 'uk_second_class', ''], [false, '', 'country'], [true, 'uk_second_class', ''], [true, 'uk_second_class', ''], [false, '', 'country'], [false, '', 'country'],
 		]);
+		// A row abroad without the postcode its country requires is told so in that country's terms (was "Item 2 has no postcode").
+		const noPostcode = await api.run({ typeVersion: 1.2, parameters: { resource: 'address', operation: 'check', ...mapping }, items: [{ json: { ...rows[1], postcode: '' } }] });
+		expect(noPostcode.items[0].json).toMatchObject({ address_ok: false, address_field: 'postcode', address_problem: 'A letter to France (FR) needs a postcode' });
+		expect(String(noPostcode.items[0].json.address_fix)).toContain('Postcodes of France (FR) are like 33380');
 		const postcards = (await check({ type: 'postcard' })).items;
 		expect(postcards.map((item) => item.json.address_ok)).toEqual([true, false, true, true, false, false]);
 		expect(api.apiCalls()).toEqual([]);
