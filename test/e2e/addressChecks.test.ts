@@ -5,7 +5,7 @@ import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server
 import { addressDataset } from '../helpers/addressDataset';
 import { codeNodeReturning } from '../helpers/sixRows';
 import { LINE, ROOT, type ExecutionResult, type RunItem } from './n8n';
-import { suiteN8n } from './server';
+import { executeOnce } from './server';
 
 /**
  * The address checks in real n8n (2.x and 1.x), in one workflow and one `n8n execute`: the data set of
@@ -42,14 +42,7 @@ let fake: FakeIntelliprint;
 let result: ExecutionResult | undefined;
 beforeAll(async () => {
 	fake = await startFakeIntelliprint({ rateLimit: false });
-	const n8n = suiteN8n('address-checks');
-	await n8n.importCredentials([{ id: 'ipAddressCred001', name: 'Intelliprint (fake)', type: 'intelliprintApi', data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000 } }]);
-	const file = `${n8n.files}/${WORKFLOW}.json`;
-	await fs.outputJson(file, workflow());
-	await n8n.importWorkflows([file]);
-	const run = await n8n.execute(WORKFLOW);
-	expect(run.exitCode, run.output).toBe(0);
-	result = run.result;
+	result = await executeOnce('address-checks', [{ id: 'ipAddressCred001', name: 'Intelliprint (fake)', type: 'intelliprintApi', data: { apiKey: fake.apiKey, baseUrl: fake.url, rateLimitRequests: 100_000 } }], workflow());
 });
 afterAll(async () => fake?.stop());
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeIntelliprint, type FakeIntelliprint } from '../fake-api/server';
 import { codeNodeReturning, SIX_ROWS } from '../helpers/sixRows';
 import { LINE, ROOT, type ExecutionResult, type RunItem } from './n8n';
-import { suiteN8n } from './server';
+import { mainTo, suiteN8n } from './server';
 
 /**
  * A failed letter never flows down the success branch, in real n8n (2.x and 1.x), in one workflow and one
@@ -44,9 +44,8 @@ function workflow() {
 		node('Three good rows', 'n8n-nodes-base.code', 2, [200, 600], { jsCode: THREE }),
 		...branches,
 	];
-	const to = (names: string[]) => ({ main: [names.map((name) => ({ node: name, type: 'main', index: 0 }))] });
 	const fed = (rows: string) => Object.entries(BRANCHES).filter(([, branch]) => branch.rows === rows).map(([name]) => name);
-	const connections = { Start: to(['Six rows', 'Three good rows']), 'Six rows': to(fed('Six rows')), 'Three good rows': to(fed('Three good rows')) };
+	const connections = { Start: mainTo(['Six rows', 'Three good rows']), 'Six rows': mainTo(fed('Six rows')), 'Three good rows': mainTo(fed('Three good rows')) };
 	return { id: WORKFLOW, name: 'Failed letters go to the error output', nodes, connections, settings: { executionOrder: 'v1' }, active: false, pinData: {} };
 }
 

@@ -27,6 +27,24 @@ export function suiteN8n(name: string): N8nServer {
 }
 
 /**
+ * What most test files do once: their credentials and one workflow imported into the suite's n8n, run once with
+ * `n8n execute`; a run that did not end well stops the file with n8n's own output.
+ */
+export async function executeOnce(name: string, credentials: Credential[], workflow: { id: string }): Promise<ExecutionResult | undefined> {
+	const n8n = suiteN8n(name);
+	await n8n.importCredentials(credentials);
+	const file = `${n8n.files}/${workflow.id}.json`;
+	await fs.outputJson(file, workflow);
+	await n8n.importWorkflows([file]);
+	const run = await n8n.execute(workflow.id);
+	if (run.exitCode !== 0) throw new Error(`n8n execute ${workflow.id} ended with ${run.exitCode}:\n${run.output}`);
+	return run.result;
+}
+
+/** A node's main output to the nodes named, as a workflow's connections write it. */
+export const mainTo = (names: string[]) => ({ main: [names.map((name) => ({ node: name, type: 'main', index: 0 }))] });
+
+/**
  * Run data as n8n stores it: flatted, a JSON array whose first entry is the value and in which every string
  * inside an object or array is the index of the entry holding it (so shared and circular references survive).
  */
