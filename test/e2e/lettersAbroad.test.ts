@@ -162,7 +162,10 @@ describe(`letters abroad arrive and are paid right, in real n8n ${LINE}.x`, () =
 		const jobs = jobsSent('world');
 		report.mailRun = {
 			jobs: jobs.map((job) => ({ status: job.status, service: job.service, letters: job.letters.length })),
-			mainItems: main.map((item) => ({ letter_count: item.json.letter_count, rows: pairedRows(item).length })),
+			mainItems: main.map((item) => ({
+				letter_count: item.json.letter_count, rows: pairedRows(item).length, cost_after_tax_gbp: item.json.cost_after_tax_gbp,
+				countries: new Set(pairedRows(item).map((row) => { const expected = rows[row].expected; return isRefused(expected) ? '?' : expected.country; })).size,
+			})),
 			errorItems: errors.length,
 		};
 		// Every request the fake answered as made: a UK service to an address abroad, or International to the UK, it refuses.
