@@ -45,7 +45,7 @@ const properties: INodeProperties[] = [
 
 /** What an AI agent is told this operation does (see tool.descriptions.ts). */
 export const toolDescription =
-	'Creates a print job in Intelliprint: letters printed and posted in the UK. A live job costs money (roughly £1 per letter) once it is confirmed; a test job is free and is never printed or posted. Whether a new job is confirmed straight away is set by the workflow, not by an argument: the result field "confirmed" says which (a draft is not printed until confirmed). Returns the job: its ID (print_…), testmode, confirmed, letter count, cost in GBP and a one-line summary to report to the user.';
+	'Creates a print job in Intelliprint: letters printed in the UK and posted there or abroad (addresses abroad go by International postage, UK ones by the workflow\'s UK service). A live job costs money (roughly £1 per letter) once it is confirmed; a test job is free and is never printed or posted. Whether a new job is confirmed straight away is set by the workflow, not by an argument: the result field "confirmed" says which (a draft is not printed until confirmed). Returns the job: its ID (print_…), testmode, confirmed, letter count, cost in GBP and a one-line summary to report to the user.';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['printJob'], operation: ['create'] } },
