@@ -64,16 +64,20 @@ process.on('SIGTERM', () => void stop());
 process.on('SIGHUP', () => void stop());
 
 /**
- * A signal sent to the `npm run dev` process alone ends npm and leaves this one running, its own parent (tsx) still
- * alive. So watch the processes of this command, tsx and the npm
- * that runs it, and stop when one of them is gone. Only those: the shell or script that started `npm run dev` may exit
- * and leave it running (a script that starts it in the background, waits for n8n and exits).
+ * Ctrl-C reaches every process of the command (the terminal signals them all), this one included. A SIGTERM sent to
+ * the `npm run dev` process alone ends npm, or the shell npm runs the script with, and leaves this one running, its
+ * own parent (tsx) still alive. So watch the processes of this command, tsx, that shell and the npm that runs it, and
+ * stop when one of them is gone. Only those: the shell or script that started `npm run dev` may exit and leave it
+ * running (a script that starts it in the background, waits for n8n and exits). (A SIGINT sent to npm alone, not by
+ * a terminal, stops nothing on Linux: npm passes it to that shell, which waits for tsx. Send SIGTERM.)
  */
 async function commandProcesses() {
 	const watched = [process.ppid];
-	// Started by npm (or another package manager), which runs the script through a shell (`sh -c`, which `exec`
-	// replaces with tsx): follow the parents up to npm, and no further. `ps` is missing or different on Windows: there
-	// only tsx is watched.
+	// Started by npm (or another package manager), which runs the script through a shell: `sh -c` on macOS and Linux,
+	// cmd.exe on Windows. The script is a plain `tsx scripts/dev.mjs`, no `exec` (cmd.exe has none), so on Linux that
+	// shell stays between npm and tsx: a SIGTERM sent to npm alone reaches the shell (npm passes it to its child),
+	// which dies of it and leaves tsx running, and this watch sees it gone. So follow the parents up to npm, shell
+	// included, and no further. `ps` is missing or different on Windows: there only tsx is watched.
 	if (!process.env.npm_lifecycle_event) return watched;
 	const about = async (pid) => {
 		const { stdout, exitCode } = await execa('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { reject: false });

@@ -4,22 +4,24 @@
 //
 // JavaScript, run through tsx, for the reasons given in scripts/dev.mjs.
 import fs from 'fs-extra';
-import { chromium } from 'playwright-core';
 
 import sandboxModule from '../test/fake-api/sandbox.ts';
 import runnerModule from '../test/e2e/n8n.ts';
+import editorModule from '../test/e2e/editor.ts';
 import sixRowsModule from '../test/helpers/sixRows.ts';
 
 const { SANDBOX, startSandbox } = sandboxModule;
 const { installN8n, N8nInstance, ROOT } = runnerModule;
+// The browser, the owner's first visit and opening a node: shared with the editor test (test/e2e/editorExamples.test.ts).
+const { findChromium, launchBrowser, openNode: openNodeOf, setUpOwnerInEditor } = editorModule;
 const { SIX_ROWS } = sixRowsModule;
 const PORT = 5679;
 const OUT = `${ROOT}/docs/screenshots`;
 const say = (text) => process.stdout.write(`${text}\n`);
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = findChromium(process.env.CHROMIUM_PATH);
 
-if (!(await fs.pathExists(CHROMIUM))) {
-	say(`No Chromium at ${CHROMIUM}. Install Debian's: apt-get install chromium (or set CHROMIUM_PATH).`);
+if (!CHROMIUM) {
+	say(`No Chromium${process.env.CHROMIUM_PATH ? ` at ${process.env.CHROMIUM_PATH}` : ''}. Install Debian's: bash test/e2e/install-chromium.sh (apt-get install chromium), or set CHROMIUM_PATH.`);
 	process.exit(1);
 }
 await installN8n();
@@ -49,22 +51,10 @@ await n8n.importWorkflows(screens.map((workflow) => `${n8n.userFolder}/screens/$
 await n8n.importWorkflows(['rows-to-letters', 'scheduled-mail-run', 'failure-alert', 'merge-then-send', 'pdf-to-mailing-list', 'template-to-rows', 'approve-before-posting', 'ai-agent-letters'].map((name) => `${ROOT}/examples/${name}.json`));
 await n8n.start(PORT);
 
-const browser = await chromium.launch({
-	executablePath: CHROMIUM,
-	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchBrowser(CHROMIUM);
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
 const base = `http://127.0.0.1:${PORT}`;
-/** Opens a node's panel: double-click the node's body, which sits just above its label on the canvas. */
-async function openNode(name) {
-	const node = page.locator('[data-test-id="canvas-node"]').filter({ hasText: name });
-	if ((await node.count()) > 0) {
-		await node.first().dblclick();
-		return;
-	}
-	const label = await page.getByText(name, { exact: true }).first().boundingBox();
-	await page.mouse.dblclick(label.x + label.width / 2, label.y - 60);
-}
+const openNode = (name) => openNodeOf(page, name);
 /** Opens a parameter's dropdown, waits for an option to show, takes the picture and closes it again. */
 async function shotOfDropdown(label, option, name) {
 	await page.getByText(label, { exact: true }).first().locator('xpath=ancestor::*[contains(@class,"parameter")][1]').locator('input').first().click();
@@ -82,14 +72,7 @@ const shot = async (name) => {
 
 try {
 	// First start: create the local owner account through the setup form.
-	await page.goto(`${base}/setup`);
-	await page.locator('input[name="email"]').fill('owner@example.com');
-	await page.locator('input[name="firstName"]').fill('Sam');
-	await page.locator('input[name="lastName"]').fill('Sender');
-	await page.locator('input[name="password"]').fill('Intelliprint-Screens-1');
-	await page.getByRole('button', { name: /next|continue|set ?up/i }).first().click();
-	await page.waitForURL((url) => !url.pathname.startsWith('/setup'), { timeout: 30_000 });
-	await page.keyboard.press('Escape');
+	await setUpOwnerInEditor(page, base, { email: 'owner@example.com', firstName: 'Sam', lastName: 'Sender', password: 'Intelliprint-Screens-1' });
 
 	// The Print Job Create panel.
 	await page.goto(`${base}/workflow/ipExampleMailRun`);

@@ -169,3 +169,16 @@ describe('GitHub Actions workflows', () => {
 		for (const script of scripts) expect(Object.keys(packageJson.scripts)).toContain(script);
 	});
 });
+
+describe('npm run dev on Windows, macOS and Linux', () => {
+	it('is a plain `tsx scripts/dev.mjs`: no shell words, which cmd.exe (npm\'s script shell on Windows) lacks', () => {
+		// It was `exec tsx scripts/dev.mjs`, so that on Linux tsx replaced npm's `sh -c`; cmd.exe has no `exec`, and
+		// fails the script there. Without it, sh stays between npm and tsx: scripts/dev.mjs watches that shell too
+		// (a SIGTERM npm passes on kills it) and npm above it, and stops n8n and the sandbox when one is gone, while
+		// the shell that started `npm run dev` may exit. Ctrl-C reaches every process of the command from the terminal.
+		expect(packageJson.scripts.dev).toBe('tsx scripts/dev.mjs');
+		const dev = fs.readFileSync(`${ROOT}scripts/dev.mjs`, 'utf8');
+		for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) expect(dev).toContain(`process.on('${signal}'`);
+		expect(dev).toContain('async function commandProcesses()');
+	});
+});

@@ -18,16 +18,9 @@ if have_postgres && have_redis; then
   exit 0
 fi
 
-if [ "$(id -u)" -eq 0 ]; then
-  as_root=()
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  as_root=(sudo -n)
-else
-  echo "install-services.sh: PostgreSQL server and/or redis-server are missing, and installing them needs root." >&2
-  echo "  Run as root, give this user passwordless sudo, or install them yourself:" >&2
-  echo "  apt-get install -y --no-install-recommends postgresql redis-server" >&2
-  exit 1
-fi
+# shellcheck source=../asRoot.sh
+source "$(dirname "$0")/../asRoot.sh"
+as_root_or_stop install-services.sh "PostgreSQL server and/or redis-server are missing" "apt-get install -y --no-install-recommends postgresql redis-server"
 
 echo "Installing PostgreSQL and Redis (Debian packages) for the queue-mode suite..."
 export DEBIAN_FRONTEND=noninteractive
