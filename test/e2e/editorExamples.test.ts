@@ -92,7 +92,9 @@ async function rest<T>(path: string): Promise<T> {
 async function executionReaches(executionId: string, statuses: string[], seconds = 120): Promise<string[]> {
 	for (let waited = 0; ; waited += 0.25) {
 		const execution = await rest<{ status: string; data?: string }>(`/executions/${executionId}`);
-		if (statuses.includes(execution.status) && execution.data) return Object.keys(parseRunData(execution.data).resultData.runData ?? {});
+		// n8n 1.x may answer a run's new status before its run data is written: read again until both are there.
+		const runData = execution.data ? parseRunData(execution.data)?.resultData?.runData : undefined;
+		if (statuses.includes(execution.status) && runData) return Object.keys(runData);
 		if (['error', 'crashed', 'canceled'].includes(execution.status)) throw new Error(`the editor's run ${executionId} ended ${execution.status}`);
 		if (waited > seconds) throw new Error(`the editor's run ${executionId} is still ${execution.status} after ${seconds} s`);
 		await sleep(250);

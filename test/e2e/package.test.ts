@@ -30,8 +30,10 @@ describe.skipIf(LINE === 1)('the packed package', () => {
 		// (issue 46, about 4 KB: the contract's rows in full stay out of the package, in scripts/contract/details.ts);
 		// 113.7 KB once letters led back to their rows and the webhook trigger added letter details (issue 48, about
 		// 3 KB; the spending gate shrank from 1,083 lines to 599 in the same stop).
+		// 120.3 KB once letters abroad came in (issue 49, about 8 KB of code, the README packing 1 KB smaller: the postage rule and its door, country names as
+		// sheets write them, Eircode routing keys, country-letter prefixes and national rules).
 		// Fails when the tarball grows past today's size by more than a few messages' worth.
-		expect((await fs.stat(tarball)).size).toBeLessThan(116_000);
+		expect((await fs.stat(tarball)).size).toBeLessThan(122_500);
 	});
 });
 
