@@ -34,8 +34,11 @@ await n8n.importCredentials([
 // Two workflows made for the pictures of hints: a live Create with Confirm on, and six rows of which two are refused.
 const sheet = `return ${JSON.stringify(SIX_ROWS)}.map((json) => ({ json }));`;
 const screenNode = (name, type, typeVersion, position, parameters, extra = {}) => ({ id: name, name, type, typeVersion, position, parameters, ...extra });
+// The resource mapper as the editor saves it (with its schema, as rows-to-letters has it): without the schema the editor
+// fills it in on opening and marks the node's output stale (⚠ "Node parameters have changed").
+const savedMapping = (await fs.readJson(`${ROOT}/examples/rows-to-letters.json`)).nodes.find((node) => node.parameters.recipientFields).parameters.recipientFields;
 const letter = (name, parameters) => screenNode(name, 'n8n-nodes-intelliprint.intelliprint', 1.2, [440, 0], {
-	resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}}</p>', recipientsFrom: 'allItems', recipientFields: { mappingMode: 'autoMapInputData', value: null }, ...parameters,
+	resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}}</p>', recipientsFrom: 'allItems', recipientFields: savedMapping, ...parameters,
 }, { credentials: { intelliprintApi: { id: 'ipSandboxCred001', name: 'Intelliprint sandbox' } }, onError: 'continueErrorOutput' });
 const screenWorkflow = (id, name, last) => ({
 	id, name, settings: { executionOrder: 'v1' }, active: false, pinData: {},
