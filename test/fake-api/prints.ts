@@ -97,7 +97,8 @@ export class PrintStore {
 		return Math.floor(Date.now() / 1000);
 	}
 
-	async create(fields: Fields): Promise<FakePrintJob> {
+	/** `anyService`: the broken mode that takes any service to any country (brokenModes.ts). */
+	async create(fields: Fields, anyService = false): Promise<FakePrintJob> {
 		// Named `file` as before content letters existed: clients that only upload files read it so.
 		if (!['file', 'content', 'template'].some((key) => key in fields)) throw fail.invalid('parameter_missing', MISSING_SOURCE, 'file');
 		const input = validate(fields, PRINT_CREATE) as PrintInput;
@@ -117,19 +118,19 @@ export class PrintStore {
 		};
 		// A file to recipients is kept as its addressed copies, made in apply() as content letters are.
 		if ('file' in source) this.files.set(id, source.file);
-		await this.apply(job, input, 'content' in source ? source.content : undefined);
+		await this.apply(job, input, 'content' in source ? source.content : undefined, anyService);
 		this.created.push(job);
 		return job;
 	}
 
-	async update(id: string, fields: Fields): Promise<FakePrintJob> {
+	async update(id: string, fields: Fields, anyService = false): Promise<FakePrintJob> {
 		const job = this.get(id);
 		const input = validate(fields, PRINT_UPDATE) as PrintInput;
 		if (job.confirmed) {
 			throw fail.invalid('parameter_invalid', 'This print job has already been confirmed, so it can no longer be updated.', 'confirmed');
 		}
 		// Worked out on a copy, so that a refused update changes nothing; the stored object stays the same one.
-		const draft = await this.apply(structuredClone(job), input, updateSource(this.contents.get(id), input, this.mailingList));
+		const draft = await this.apply(structuredClone(job), input, updateSource(this.contents.get(id), input, this.mailingList), anyService);
 		for (const key of Object.keys(job)) delete job[key];
 		this.jobs.set(id, Object.assign(job, draft));
 		return job;
@@ -208,7 +209,7 @@ export class PrintStore {
 		throw new Error(`no letter ${letterId}`);
 	}
 
-	private async apply(job: FakePrintJob, input: PrintInput, content: ContentSource | undefined): Promise<FakePrintJob> {
+	private async apply(job: FakePrintJob, input: PrintInput, content: ContentSource | undefined, anyService = false): Promise<FakePrintJob> {
 		const merged = job as Record<string, unknown>;
 		for (const key of ['splitting', 'printing', 'postage', 'background', 'nudge', 'remove_letters'] as const) {
 			if (input[key]) merged[key] = { ...(merged[key] as object), ...input[key] };
@@ -246,7 +247,7 @@ export class PrintStore {
 			job.letters = (await buildLetters(this.files.get(job.id)!.data, settings, () => newId('ltr'))).letters;
 		}
 		for (const letter of job.letters) letter.pdf = this.letterPdfUrl(letter.id);
-		refuseMisdirectedPostage(job);
+		if (!anyService) refuseMisdirectedPostage(job);
 		job.remove_letters!.series = [];
 		if (input.confirmed === true) {
 			job.confirmed = true;

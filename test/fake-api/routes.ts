@@ -36,10 +36,10 @@ function printList(fake: FakeIntelliprint, url: URL, modes: Modes): Answer {
 
 async function printAnswer(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields, modes: Modes): Promise<Answer | undefined> {
 	const written = (job: FakePrintJob) => (afterWrite(modes, job), ok(job));
-	if (!id && method === 'POST') return written(await fake.prints.create(bentFields(modes, fields)));
+	if (!id && method === 'POST') return written(await fake.prints.create(bentFields(modes, fields), fake.anyService));
 	if (!id && method === 'GET') return printList(fake, url, modes);
 	if (id && method === 'GET') return ok(fake.prints.get(id));
-	if (id && method === 'POST') return written(await fake.prints.update(id, bentFields(modes, fields)));
+	if (id && method === 'POST') return written(await fake.prints.update(id, bentFields(modes, fields), fake.anyService));
 	if (id && method === 'DELETE') return ok(fake.prints.remove(id));
 	return undefined;
 }

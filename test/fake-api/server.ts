@@ -53,6 +53,11 @@ export class FakeIntelliprint {
 	private readerFreeAt = 0;
 	/** Every list answers its first page whatever `skip` says, with has_more while more exist. */
 	ignoreSkip = false;
+	/**
+	 * Any service is taken to any country: a letter abroad on a UK service is made, as an API that posts it underpaid
+	 * would (destinations.ts refuses it otherwise). What the node's own check of each answer is tested against.
+	 */
+	anyService = false;
 	/** Print jobs answered without their price (`absent`) or with one that is not a number (`unreadable`). */
 	withholdCost: false | 'absent' | 'unreadable' = false;
 	/** Requests that reached the separate file host. */
@@ -141,6 +146,7 @@ export class FakeIntelliprint {
 		this.latencyMs = this.options.latencyMs ?? 0;
 		this.readEachMs = this.options.readEachMs ?? 0;
 		this.ignoreSkip = false;
+		this.anyService = false;
 		this.withholdCost = false;
 	}
 

@@ -152,10 +152,17 @@ async function confirmPlanOf(ctx: IExecuteFunctions, itemIndex: number, keyed: b
  * never reports a draft as sent when it was asked to confirm.
  */
 async function sentJobItems(ctx: IExecuteFunctions, found: PrintJob | string, itemIndex: number, fromItems: number[] | undefined, plan: ConfirmPlan): Promise<INodeExecutionData[]> {
-	let job = typeof found === 'string' ? await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${found}`, itemIndex }) : found;
+	const read = (id: string) => apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex });
+	let job = typeof found === 'string' ? await read(found) : found;
 	const confirmNow = plan.kind !== 'draft' && !job.confirmed;
-	// A pass is good for one confirm: each draft found gets its own plan.
-	if (confirmNow) job = await confirmById(ctx, itemIndex, job.id, await confirmPlanOf(ctx, itemIndex, true), job);
+	if (confirmNow) {
+		// A draft found is held to its postage as a new one is (a list's entry may not carry its letters): one left
+		// unconfirmed for a letter its service cannot carry stays so on a rerun.
+		if (!Array.isArray(job.letters)) job = await read(job.id);
+		await lettersFit(ctx, itemIndex, job, false);
+		// A pass is good for one confirm: each draft found gets its own plan.
+		job = await confirmById(ctx, itemIndex, job.id, await confirmPlanOf(ctx, itemIndex, true), job);
+	}
 	return await printJobItems(ctx, [job], itemIndex, { extra: { already_sent: true, ...(confirmNow ? { confirmed_in_this_run: true } : {}) }, fromItems });
 }
 

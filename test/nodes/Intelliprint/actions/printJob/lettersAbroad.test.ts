@@ -129,6 +129,43 @@ describe('letters abroad: postage by destination', () => {
 	});
 });
 
+describe('an answer whose letters its service cannot carry is never confirmed', () => {
+	const pdf = (extra: Record<string, unknown>) => ({ resource: 'printJob', operation: 'create', binaryPropertyName: 'data', testmode: true, confirmed: true, ...extra });
+	const keyed = (service: string) => pdf({ options: { sentKey: 'pdf-misfit-1', postage: { values: { service } } } });
+	const jobsOfKey = () => jobsMade().filter((job) => job.metadata.n8n_sent_key === 'pdf-misfit-1');
+
+	it('not when made, not on a rerun; the advice followed (delete the draft, send again) sends it once', async () => {
+		// An API that takes any service: the PDF's letters (read as in the UK) are made on International.
+		api.fake.anyService = true;
+		try {
+			const first = await api.run({ parameters: keyed('international'), items: [pdfItem(onePage)] });
+			const [draft] = jobsOfKey();
+			expect(first.error?.message).toBe(`Print job ${draft.id} has 1 letter(s) on a service that cannot carry them: ${draft.letters[0].id} to the United Kingdom (GB) goes by international`);
+			expect(first.error?.description).toContain('It was kept as a draft and not confirmed');
+			// The rerun finds the draft under its key, and holds it to its postage as the first run did.
+			const again = await api.run({ parameters: keyed('international'), items: [pdfItem(onePage)] });
+			expect(again.error?.message).toBe(first.error?.message);
+			expect(jobsOfKey().map((job) => job.confirmed)).toEqual([false]);
+			// "delete the draft (Print Job → Cancel or Delete) and send again"
+			const deleted = await api.run({ parameters: { resource: 'printJob', operation: 'delete', printJob: { __rl: true, mode: 'id', value: draft.id } }, items: [{ json: {} }] });
+			expect(deleted.error).toBeUndefined();
+			const sent = await api.run({ parameters: keyed('uk_second_class'), items: [pdfItem(onePage)] });
+			expect(sent.error).toBeUndefined();
+			expect(jobsOfKey().filter((job) => api.fake.prints.jobs.has(job.id)).map((job) => [job.postage?.service, job.confirmed])).toEqual([['uk_second_class', true]]);
+		} finally {
+			api.fake.anyService = false;
+		}
+	});
+
+	it('a Postage Abroad that is not a choice (from an expression) refuses its own item, and the others go', async () => {
+		const mixed = [{ json: { ...rows[1], abroad: 'international' } }, { json: { ...rows[4], abroad: 'Refuse please' } }];
+		const parameters = mailRun({ recipientsFrom: 'eachItem', options: { postage: { values: { postageAbroad: '={{ $json.abroad }}' } } } });
+		const { items: out, errorOutput } = await api.run({ typeVersion: 1.2, onError: 'continueErrorOutput', parameters, items: mixed });
+		expect(out).toHaveLength(1);
+		expect(errorOutput.map((item) => [item.json.error, item.pairedItem])).toEqual([['"Refuse please" is not a choice of Postage Abroad', { item: 1 }]]);
+	});
+});
+
 describe('Print Job → Update holds a new service to the draft\'s letters', () => {
 	it('refuses a UK service for a draft abroad before anything is changed, and takes another service that fits', async () => {
 		const before = jobsMade().length;
