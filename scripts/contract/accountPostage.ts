@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { INTERNATIONAL, placeName } from '../../nodes/Intelliprint/addresses/postage';
+import { INTERNATIONAL } from '../../nodes/Intelliprint/addresses/postage';
+import { countryLabel } from '../../nodes/Intelliprint/addresses/countryNames';
 import { pounds, priceAfterTax } from '../../nodes/Intelliprint/values';
 import { describeBody, type Answer } from './accountClient';
 import { postDraft, UK_ADDRESS, type CheckAddress, type CheckContext } from './accountJobs';
@@ -14,7 +15,7 @@ import { postDraft, UK_ADDRESS, type CheckAddress, type CheckContext } from './a
  */
 
 const PARIS: CheckAddress = { line: '5 Rue de la Paix, Paris', postcode: '75002', country: 'FR' };
-const where = (to: CheckAddress) => `${to.line.split(', ').at(-1)}, ${placeName(to.country)}`;
+const where = (to: CheckAddress) => `${to.line.split(', ').at(-1)}, ${countryLabel(to.country)}`;
 
 /** One test draft and what came back: the job, when the API made one. */
 interface Tried {
@@ -44,7 +45,7 @@ function madeText(job: IDataObject): string {
 	const letters = lettersOf(job);
 	const price = priceAfterTax(job);
 	const each = price === undefined || !letters.length ? 'no price given' : `${pounds(price / letters.length)} after tax a letter`;
-	const goes = [...new Set(letters.map((letter) => `to ${placeName(letter.country)} by ${letter.service}`))].join(' and ');
+	const goes = [...new Set(letters.map((letter) => `to ${countryLabel(letter.country)} by ${letter.service}`))].join(' and ');
 	return `made test draft ${String(job.id)}: ${letters.length} letter(s) ${goes || '(none in the answer)'}, ${each}`;
 }
 
@@ -67,7 +68,7 @@ function judgeAbroad(ctx: CheckContext, tried: Tried): void {
 	if (!job) return ctx.findings.breach('postage-abroad', `${told}; the node sends every letter abroad by ${INTERNATIONAL}: with it refused, no row abroad can be sent`);
 	const letters = lettersOf(job);
 	if (!letters.length || letters.some((letter) => letter.country !== PARIS.country || letter.service !== INTERNATIONAL)) {
-		return ctx.findings.breach('postage-abroad', `${tried.what}: ${madeText(job)}, not 1 letter to ${placeName(PARIS.country)} by ${INTERNATIONAL}`);
+		return ctx.findings.breach('postage-abroad', `${tried.what}: ${madeText(job)}, not 1 letter to ${countryLabel(PARIS.country)} by ${INTERNATIONAL}`);
 	}
 	ctx.findings.held('postage-abroad', told);
 }

@@ -9,7 +9,7 @@ import { countryOf } from './countryNames';
 import { postcodeOf } from './postcodeRules';
 import { codePoint, postcodeText, printedText } from './visibleText';
 
-export { countryOf } from './countryNames';
+export { countryLabel, countryOf } from './countryNames';
 export { postcodeNeeded, postcodeOf } from './postcodeRules';
 
 /**

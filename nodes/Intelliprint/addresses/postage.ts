@@ -28,27 +28,24 @@ export interface PostageChoice {
 }
 export type PostageVerdict = { service: string } | { problem: string; fix: string };
 
-/** As every address message names a country: "the Netherlands (NL)". */
-export const placeName = countryLabel;
-
 /** The service a letter to `country` (a checked two-letter code) goes by under the user's choice, or why it cannot go. */
 export function postageFor(country: string, choice: PostageChoice): PostageVerdict {
 	if (INLAND.has(country)) {
 		if (choice.service !== INTERNATIONAL) return { service: choice.service };
 		return {
-			problem: `The address is in ${placeName(country)}, and the service chosen is International, which is for letters abroad`,
+			problem: `The address is in ${countryLabel(country)}, and the service chosen is International, which is for letters abroad`,
 			fix: 'Choose a UK service under Options → Postage → Service (UK Second Class, UK First Class…): rows abroad go International by Postage Abroad.',
 		};
 	}
 	if (choice.type === 'postcard') {
 		return {
-			problem: `A postcard to ${placeName(country)} cannot be sent: Intelliprint's postcards go by UK services only`,
+			problem: `A postcard to ${countryLabel(country)} cannot be sent: Intelliprint's postcards go by UK services only`,
 			fix: 'Send it as a letter (Type: Letter), which goes International, or leave the row out.',
 		};
 	}
 	if (choice.abroad === 'refuse') {
 		return {
-			problem: `The address is in ${placeName(country)}, and Postage Abroad is set to refuse letters abroad`,
+			problem: `The address is in ${countryLabel(country)}, and Postage Abroad is set to refuse letters abroad`,
 			fix: 'Set Options → Postage → Postage Abroad to International to post it abroad, or leave the row out.',
 		};
 	}

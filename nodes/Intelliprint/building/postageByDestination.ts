@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fitsService, INTERNATIONAL, placeName, postageChoiceOf, postageFor, postageOf } from '../addresses';
+import { fitsService, INTERNATIONAL, countryLabel, postageChoiceOf, postageFor, postageOf } from '../addresses';
 import type { PrintJob } from '../results';
 import { apiRequest, apiRequestAllItems, connectionSettings, EXPECT, type FormObject } from '../transport';
 import { handBack } from '../spending/confirmLine';
@@ -42,14 +42,14 @@ async function listService(ctx: IExecuteFunctions, itemIndex: number, listId: st
 	for (const country of countries.keys()) {
 		const verdict = postageFor(country, choice);
 		if ('problem' in verdict) {
-			throw new NodeOperationError(ctx.getNode(), `Mailing list ${listId} holds ${countries.get(country)} recipient(s) in ${placeName(country)}: ${verdict.problem.replace(/^The address is in [^,]+, and /, '')}`, { itemIndex, description: `Nothing was sent. ${verdict.fix}` });
+			throw new NodeOperationError(ctx.getNode(), `Mailing list ${listId} holds ${countries.get(country)} recipient(s) in ${countryLabel(country)}: ${verdict.problem.replace(/^The address is in [^,]+, and /, '')}`, { itemIndex, description: `Nothing was sent. ${verdict.fix}` });
 		}
 		services.set(verdict.service, [...(services.get(verdict.service) ?? []), country]);
 	}
 	if (services.size > 1) {
 		const abroad = services.get(INTERNATIONAL)!;
 		const count = abroad.reduce((sum, country) => sum + countries.get(country)!, 0);
-		throw new NodeOperationError(ctx.getNode(), `Mailing list ${listId} holds recipients in the UK and ${count} abroad (${abroad.slice(0, 5).map(placeName).join(', ')}${abroad.length > 5 ? '…' : ''})`, {
+		throw new NodeOperationError(ctx.getNode(), `Mailing list ${listId} holds recipients in the UK and ${count} abroad (${abroad.slice(0, 5).map(countryLabel).join(', ')}${abroad.length > 5 ? '…' : ''})`, {
 			itemIndex,
 			description:
 				'Nothing was sent. A print job goes by one postage service, and a list\'s job takes the whole list. Send its rows instead (Recipients: All Input Items makes one print job per service), or keep UK and foreign recipients on separate lists.',
@@ -71,7 +71,7 @@ export async function lettersFit(ctx: IExecuteFunctions, itemIndex: number, job:
 	const first = misfits[0];
 	const country = String((first.address as IDataObject | undefined)?.country || 'GB').toUpperCase();
 	const service = String(first.postage_service ?? jobService);
-	throw new NodeOperationError(ctx.getNode(), `Print job ${job.id} has ${misfits.length} letter(s) on a service that cannot carry them: ${first.id ?? 'a letter'} to ${placeName(country)} goes by ${service}`, {
+	throw new NodeOperationError(ctx.getNode(), `Print job ${job.id} has ${misfits.length} letter(s) on a service that cannot carry them: ${first.id ?? 'a letter'} to ${countryLabel(country)} goes by ${service}`, {
 		itemIndex,
 		description: job.confirmed
 			? `It was confirmed by Intelliprint as it is: cancel it with Print Job → Cancel or Delete (letters still waiting to print are refunded) and send those letters again with the right service.`
@@ -85,7 +85,7 @@ export async function serviceFitsDraft(ctx: IExecuteFunctions, itemIndex: number
 	const misfits = (draft.letters ?? []).filter((letter) => !fitsService((letter.address as IDataObject | undefined)?.country as string | undefined, service));
 	if (!misfits.length) return;
 	const countries = [...new Set(misfits.map((letter) => String((letter.address as IDataObject | undefined)?.country || 'GB').toUpperCase()))];
-	throw new NodeOperationError(ctx.getNode(), `Service ${service} cannot carry ${misfits.length} of print job ${id}'s letters (to ${countries.slice(0, 5).map(placeName).join(', ')})`, {
+	throw new NodeOperationError(ctx.getNode(), `Service ${service} cannot carry ${misfits.length} of print job ${id}'s letters (to ${countries.slice(0, 5).map(countryLabel).join(', ')})`, {
 		itemIndex,
 		description: `Nothing was changed. ${service === INTERNATIONAL ? 'International is for letters abroad: choose a UK service for letters in the UK.' : 'Letters abroad go International.'} A job whose letters go both to the UK and abroad cannot have one service: delete it and send its rows again (a mail run makes one print job per service).`,
 	});
