@@ -77,7 +77,8 @@ async function openWorkflow(example: Example): Promise<{ page: Page; traffic: Ed
 	const page = await context!.newPage();
 	const traffic = new EditorTraffic(page);
 	await page.goto(`${SESSION.url}/workflow/${n8n.idOf(example.id)}`, { waitUntil: 'commit' });
-	await canvasNode(page, intelliprintNodes(example)[0]).waitFor({ timeout: 60_000 });
+	// Two minutes: on a busy host the editor's first drawing of a canvas has taken over one.
+	await canvasNode(page, intelliprintNodes(example)[0]).waitFor({ timeout: 120_000 });
 	await traffic.settle();
 	return { page, traffic };
 }
