@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { letterRow } from '../Intelliprint/results/letterRow';
+import { letterRow, NO_ROW } from '../Intelliprint/results/letterRow';
 import type { PrintJob } from '../Intelliprint/results/output';
 import { recipientKey } from '../Intelliprint/building/mailingLists';
 import { apiRequest, apiRequestAllItems, EXPECT } from '../Intelliprint/transport';
@@ -42,9 +42,10 @@ export async function withLetterDetails(ctx: IExecuteFunctions, items: INodeExec
 		const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as IDataObject;
 		const printId = event.print_id ?? data.print_id;
 		const letterId = String(event.id ?? data.id ?? '');
-		if (typeof printId !== 'string' || !/^print_\w+$/.test(printId)) return { details_note: 'The event names no print job, so there are no letter details to add.' };
+		if (typeof printId !== 'string' || !/^print_\w+$/.test(printId)) return { recipient: null, print_reference: null, print_metadata: {}, ...NO_ROW, details_note: 'The event names no print job, so there are no letter details to add.' };
 		const job = await readRecently(printId, async () => await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${printId}`, itemIndex }));
-		if (job instanceof Error) return { details_note: `Print job ${printId} could not be read, so only the event is here: ${job.message}` };
+		// The same fields as for a readable job, null: a workflow's expressions keep working, and the next event of this job reads it again.
+		if (job instanceof Error) return { recipient: null, print_reference: null, print_metadata: {}, ...NO_ROW, details_note: `Print job ${printId} could not be read, so only the event is here: ${job.message}. The next event of this job reads it again.` };
 		const letter = job.letters?.find((one) => one.id === letterId);
 		const row = letterRow(job, letterId);
 		const fromList = typeof row.mailing_list_id === 'string' ? await listRecipient(ctx, row.mailing_list_id, letter?.address as IDataObject, itemIndex) : {};

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { listRequest, type ListPage } from './accountClient';
 import { idsOf, type CheckContext } from './accountJobs';
+import { MAIL_RUN_REFERENCE } from '../../nodes/Intelliprint/rowRecords';
 
 /**
  * The history scan of `npm run check:api`: the account's real history, the last 30 days of live and of test jobs read as the
@@ -33,10 +34,15 @@ function count(scan: Scan, entry: IDataObject): void {
 		scan.unreadable++;
 		return;
 	}
-	const key = (metadata as IDataObject).n8n_sent_key;
-	if (typeof key !== 'string') return;
+	const { n8n_sent_key: key, n8n_run_key: runKey, n8n_keys: rowKeys } = metadata as IDataObject;
+	// As the node makes them: an item's job has its key as reference; a keyed mail run's (its rows' keys in its
+	// records) has the reference all of them share. A mail run made before 0.1.0 kept the user's reference
+	// (its key `<run key>#<rows>/<count>/<digest>`): a rerun now reads its rows from the window, not by reference.
+	const expected = typeof runKey === 'string' || typeof rowKeys === 'string' ? MAIL_RUN_REFERENCE : typeof key === 'string' && !/#\d+-\d+\/\d+\/[\w-]+$/.test(key) ? key : undefined;
+	if (expected === undefined) return;
 	scan.keyed++;
-	if (entry.reference !== key) scan.renamed.push(`${String(entry.id)} (key ${JSON.stringify(key)}, reference ${JSON.stringify(entry.reference ?? null)})`);
+	const named = expected === key ? `key ${JSON.stringify(key)}` : 'a keyed mail run';
+	if (entry.reference !== expected) scan.renamed.push(`${String(entry.id)} (${named}, reference ${JSON.stringify(entry.reference ?? null)})`);
 }
 
 /** One mode's last 30 days, at most `maxPages` pages; returns how many jobs it read. */
@@ -81,7 +87,7 @@ export async function scanHistory(ctx: CheckContext, maxPages: number): Promise<
 	if (scan.renamed.length) {
 		const more = scan.renamed.length > NAMED ? ` and ${scan.renamed.length - NAMED} more` : '';
 		const names = `${scan.renamed.slice(0, NAMED).join(', ')}${more}`;
-		ctx.findings.breach('keyed-reference', `${scan.renamed.length} keyed print job(s) of the last 30 days carry a reference other than their key (metadata n8n_sent_key): ${names}${cut}`);
+		ctx.findings.breach('keyed-reference', `${scan.renamed.length} keyed print job(s) of the last 30 days carry a reference other than the one the node gave them (an item's key, metadata n8n_sent_key; a keyed mail run's "n8n mail run"): ${names}${cut}`);
 	} else if (scan.unreadable) {
 		ctx.findings.notChecked('keyed-reference', `${n(scan.unreadable)} of the ${n(scan.jobs)} jobs read came without metadata or reference (see projection): keyed jobs cannot be told among them${cut}`);
 	} else if (scan.keyed) {

@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { AccountClient, UnexpectedAnswer, describeBody } from './accountClient';
 import { cleanUp, makeJobs, postDraft, waitUntilListed, type CheckContext } from './accountJobs';
 import { postageAbroad } from './accountPostage';
+import { metadataBudget } from './accountBudget';
 import { readBack } from './accountReads';
 import { scanHistory } from './accountScan';
 import { Findings, type CheckRow } from './findings';
@@ -120,6 +121,9 @@ async function steps(ctx: CheckContext, options: CheckOptions): Promise<void> {
 	log('7. Letters abroad: a test draft to France by international, then what the account does with the pairs the node never sends');
 	await postageAbroad(ctx);
 	findings.settle('postage-abroad');
+	log('8. The metadata budget: a test draft carrying as much metadata as a mail run may, read back');
+	await metadataBudget(ctx);
+	findings.settle('metadata-budget');
 }
 
 /** The list rows' notes from every list answer judged (their breaches, if any, were kept as they came). */
@@ -153,7 +157,7 @@ export async function checkAccount(options: CheckOptions): Promise<CheckRow[]> {
 		stopped = messageOf(error);
 		log(`The check stopped: ${stopped}`);
 	} finally {
-		log('8. Cleaning up the jobs the check made');
+		log('9. Cleaning up the jobs the check made');
 		await cleanUp(ctx);
 	}
 	noteLists(findings);

@@ -26,8 +26,8 @@ export const DETAILS: Record<AssumptionId, AssumptionDetails> = {
 		onBreach: "The read fails: the spending gate confirms nothing (each item says today's spending could not be read), Skip Items Already Sent sends nothing, Get Many stops with the message.",
 	},
 	'reference-filter': {
-		usedBy: ['reruns/sentKeyIndex.ts'],
-		ifBroken: 'A fresh process at a big account looks each new key up by reference: an answer holding other jobs reads as "never sent", and 100 of 100 sent keys were posted again.',
+		usedBy: ['reruns/keyLookups.ts'],
+		ifBroken: 'A fresh process at a big account looks each new key up by reference (a keyed mail run: reads the jobs under `n8n mail run`): an answer holding other jobs reads as "never sent", and 100 of 100 sent keys were posted again.',
 		checked: 'Every lookup: each job in the answer carries the reference asked for.',
 		onBreach: 'The lookups are dropped and the look-back window is read instead (more requests, the same proof); the index remembers nothing the lookups answered.',
 	},
@@ -68,13 +68,19 @@ export const DETAILS: Record<AssumptionId, AssumptionDetails> = {
 		onBreach: 'A draft without a price is never confirmed under a limit; a day holding a job without one cannot be read, so nothing is confirmed.',
 	},
 	'metadata-kept': {
-		usedBy: ['reruns/sentKeyIndex.ts', 'spending/dayRead.ts', 'actions/printJob/create.operation.ts'],
+		usedBy: ['reruns/sentKeyIndex.ts', 'spending/dayRead.ts', 'actions/printJob/createJob.ts'],
 		ifBroken: "The sent key (`n8n_sent_key`) and the claim on the day (`n8n_spend_claim`) live there: without them reruns and other processes' checks cannot see the job.",
 		checked: "Every create that carries them: the answer must hold them as sent. `npm run check:api` also reads a job's metadata back alone and in a list.",
 		onBreach: "The job is named and not confirmed (one confirmed on create went out, and the message says a rerun cannot find it); the credential's later keyed or limited creates are refused with nothing made, until n8n restarts.",
 	},
+	'metadata-budget': {
+		usedBy: ['rowRecords/metadataBudget.ts', 'building/mailRunParts.ts', 'reruns/keyLookups.ts', 'results/letterRow.ts'],
+		ifBroken: "A mail run's rows live in its jobs' metadata (rowRecords/): each row's place, address digest, sent key and Row ID. An API that kept less would drop rows' keys (a rerun would post them again) or Row IDs (a trigger could not name the row).",
+		checked: "Every create that carries rows' keys: the answer must hold every entry as sent (metadata-kept's check at the create). `npm run check:api` makes a test draft with 50 entries of 500 characters and reads it back.",
+		onBreach: "The job is named and not confirmed, and the credential's later keyed creates are refused with nothing made (as for metadata-kept); check:api reports how much came back. Lower Letters per Print Job only helps where the API keeps less per job, not where it cuts values.",
+	},
 	'keyed-reference': {
-		usedBy: ['reruns/alreadySent.ts', 'actions/printJob/update.operation.ts'],
+		usedBy: ['reruns/alreadySent.ts', 'actions/printJob/update.operation.ts', 'actions/printJob/createJob.ts'],
 		ifBroken: 'At a big account a fresh process finds sent keys by reference: a renamed job is not found and its letter is made again. Where the process reads the window instead (a small account, or many new keys) it finds the job by its metadata.',
 		checked: 'The node never makes one: Create sets the reference to the key, and Update refuses to change it (it reads the job only when Reference is among the changes). `npm run check:api` counts the renamed ones in the account.',
 		onBreach: 'Reported by check:api with the jobs it found; rename them back, or keep Skip Items Already Sent runs in one n8n process.',

@@ -8,6 +8,7 @@ import { generateCases, headersFor, tally, type FuzzCase, type Target } from '..
 import { DELIVERY_LOAD_ENV } from './deliveryLoad';
 import { hasEnded, residentMb, savedExecutions } from './executions';
 import { signedDelivery } from './signedDelivery';
+import { addressDigest, encodeRows } from '../../nodes/Intelliprint/rowRecords';
 import { LINE, N8nInstance, ROOT, suitePort } from './n8n';
 import { N8nServer } from './server';
 import { expectedStatus, FUZZ_WORKFLOWS, stored, writeFuzzWorkflows } from './webhookFuzz';
@@ -57,9 +58,9 @@ async function notificationsAfterSettling(): Promise<unknown[]> {
 
 describe('Intelliprint Trigger in real n8n (n8n start, production URL)', () => {
 	it("a signed event starts exactly one execution, which marks the customer's row and tells the team who, in words", async () => {
-		// A mail run as Print Job → Create stores it: the rows' places and Row IDs on the job (building/rowMetadata.ts).
+		// A mail run as Print Job → Create stores it: each row's place, address digest and Row ID on the job (rowRecords/).
 		const recipients = ['Customer 1', 'Customer 2', 'Customer 3'].map((name, i) => ({ address: { name, line: `${i + 1} Mill Lane\nYork`, postcode: 'YO1 7HH', country: 'GB' } }));
-		const metadata = { n8n_rows: '1-3', n8n_row_ids: JSON.stringify(['INV-7', 'INV-8', 'INV-9']) };
+		const metadata = encodeRows(recipients.map((recipient, i) => ({ place: i + 1, digest: addressDigest(recipient.address), id: `INV-${i + 7}` })), false);
 		const made = await fetch(`${SANDBOX.apiUrl}/prints`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${SANDBOX.apiKey}`, 'content-type': 'application/json' },

@@ -17,7 +17,8 @@ export const BROKEN_MODES = {
 	countsOff: { assumption: 'counts', what: "a list's total_available is one more than it holds" },
 	ignoreSkip: { assumption: 'paging', what: 'every page is the first, whatever skip says' },
 	dropMetadata: { assumption: 'metadata-kept', what: 'metadata given to a print job is not kept' },
-	renamedKeys: { assumption: 'keyed-reference', what: "each keyed print job's reference is renamed (as in the dashboard) once made" },
+	shortMetadata: { assumption: 'metadata-budget', what: 'metadata values are kept only to their first 200 characters' },
+	renamedKeys: { assumption: 'keyed-reference', what: "each keyed print job's reference (an item's key, or a keyed mail run's `n8n mail run`) is renamed (as in the dashboard) once made" },
 	noInternational: { assumption: 'postage-abroad', what: '`international` is refused (400 parameter_invalid on postage.service)' },
 } as const;
 
@@ -68,6 +69,13 @@ export function bendListAnswer(modes: Modes, query: URLSearchParams, body: unkno
 /** A create's or update's fields as a mode makes the API take them (or refuse them). */
 export function bentFields(modes: Modes, fields: Fields): Fields {
 	if (modes.has('noInternational')) refuseInternational(fields);
+	if (modes.has('shortMetadata') && typeof fields === 'object' && fields !== null) {
+		const metadata = (fields as Record<string, unknown>).metadata;
+		if (typeof metadata === 'object' && metadata !== null) {
+			const cut = Object.fromEntries(Object.entries(metadata).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, 200) : value]));
+			return { ...(fields as Record<string, unknown>), metadata: cut } as Fields;
+		}
+	}
 	if (!modes.has('dropMetadata') || typeof fields !== 'object' || fields === null) return fields;
 	const kept = { ...(fields as Record<string, unknown>) };
 	delete kept.metadata;
@@ -78,4 +86,7 @@ export function bentFields(modes: Modes, fields: Fields): Fields {
 export function afterWrite(modes: Modes, job: FakePrintJob): void {
 	const key = job.metadata?.n8n_sent_key;
 	if (modes.has('renamedKeys') && typeof key === 'string' && job.reference === key) job.reference = `Renamed ${key}`;
+	// A keyed mail run's job (its rows' keys in its records) under the reference they all share.
+	const mailRun = typeof job.metadata?.n8n_run_key === 'string' || typeof job.metadata?.n8n_keys === 'string';
+	if (modes.has('renamedKeys') && mailRun && job.reference === 'n8n mail run') job.reference = 'Renamed n8n mail run';
 }

@@ -218,6 +218,7 @@ export class PrintStore {
 			if (input[key] !== undefined) merged[key] = input[key];
 		}
 		if (input.metadata) job.metadata = { ...job.metadata, ...readVariables(input.metadata, 'metadata') };
+		refuseOverBudget(job.metadata);
 		applyType(job, input);
 		const splitting = job.splitting!;
 		if (content && splitting.method !== 'none') {
@@ -268,3 +269,17 @@ export class PrintStore {
 	}
 }
 
+/**
+ * How much metadata a job keeps is not published; the fake keeps what the API family Intelliprint's follows keeps
+ * (Stripe's: 50 entries, names up to 40 characters, values up to 500) and refuses more, as that API does (ours).
+ */
+export const METADATA_LIMITS = { entries: 50, nameChars: 40, valueChars: 500 };
+function refuseOverBudget(metadata: Record<string, string>): void {
+	const names = Object.keys(metadata);
+	const invalid = (message: string) => fail.invalid('parameter_invalid', `Invalid metadata: ${message}.`, 'metadata');
+	if (names.length > METADATA_LIMITS.entries) throw invalid(`you can specify up to ${METADATA_LIMITS.entries} keys, not ${names.length}`);
+	const longName = names.find((name) => name.length > METADATA_LIMITS.nameChars);
+	if (longName) throw invalid(`keys can be up to ${METADATA_LIMITS.nameChars} characters long (${longName.slice(0, 50)})`);
+	const longValue = names.find((name) => String(metadata[name]).length > METADATA_LIMITS.valueChars);
+	if (longValue) throw invalid(`values can be up to ${METADATA_LIMITS.valueChars} characters long (${longValue} has ${String(metadata[longValue]).length})`);
+}

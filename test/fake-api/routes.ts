@@ -34,9 +34,22 @@ function printList(fake: FakeIntelliprint, url: URL, modes: Modes): Answer {
 	return [200, bendListAnswer(modes, query, envelope)];
 }
 
+/** A new job's letters in the order `letterOrder` says (a fixed shuffle: the same run gives the same order). */
+function ordered(fake: FakeIntelliprint, job: FakePrintJob): FakePrintJob {
+	if (fake.letterOrder === 'reversed') job.letters.reverse();
+	if (fake.letterOrder === 'shuffled') {
+		for (let at = job.letters.length - 1, seed = 7; at > 0; at--) {
+			seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+			const other = seed % (at + 1);
+			[job.letters[at], job.letters[other]] = [job.letters[other], job.letters[at]];
+		}
+	}
+	return job;
+}
+
 async function printAnswer(fake: FakeIntelliprint, method: string, id: string | undefined, url: URL, fields: Fields, modes: Modes): Promise<Answer | undefined> {
 	const written = (job: FakePrintJob) => (afterWrite(modes, job), ok(job));
-	if (!id && method === 'POST') return written(await fake.prints.create(bentFields(modes, fields), fake.anyService));
+	if (!id && method === 'POST') return written(ordered(fake, await fake.prints.create(bentFields(modes, fields), fake.anyService)));
 	if (!id && method === 'GET') return printList(fake, url, modes);
 	if (id && method === 'GET') return ok(fake.prints.get(id));
 	if (id && method === 'POST') return written(await fake.prints.update(id, bentFields(modes, fields), fake.anyService));

@@ -58,6 +58,11 @@ export class FakeIntelliprint {
 	 * would (destinations.ts refuses it otherwise). What the node's own check of each answer is tested against.
 	 */
 	anyService = false;
+	/**
+	 * The order a new job's letters are listed in: as the recipients were sent, reversed, or shuffled (the API does not
+	 * say it keeps the recipients' order; what leads a letter to its row must not rest on it).
+	 */
+	letterOrder: 'sent' | 'reversed' | 'shuffled' = 'sent';
 	/** Print jobs answered without their price (`absent`) or with one that is not a number (`unreadable`). */
 	withholdCost: false | 'absent' | 'unreadable' = false;
 	/** Requests that reached the separate file host. */
@@ -148,6 +153,7 @@ export class FakeIntelliprint {
 		this.ignoreSkip = false;
 		this.anyService = false;
 		this.withholdCost = false;
+		this.letterOrder = 'sent';
 	}
 
 	/** Requests that reached a host other than the API's carrying the API key (in a header, Basic credentials or the URL). */

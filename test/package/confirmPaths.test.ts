@@ -27,15 +27,15 @@ describe('every code path that can send confirmed=true goes through the spending
 		]);
 		const handedOver = linesMatching(/\.pass\b|confirmPass\s*[,}:=]/).filter((line) => !line.startsWith('nodes/Intelliprint/transport/'));
 		expect(handedOver).toEqual([
-			"nodes/Intelliprint/actions/printJob/create.operation.ts: const confirmPass = plan.kind === 'now' && !confirmAfter ? plan.pass : undefined;",
-			"nodes/Intelliprint/actions/printJob/create.operation.ts: const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', ...sent, itemIndex, confirmPass }).catch((error: NodeError) => {",
+			"nodes/Intelliprint/actions/printJob/createJob.ts: const confirmPass = plan.kind === 'now' && !confirmAfter ? plan.pass : undefined;",
+			"nodes/Intelliprint/actions/printJob/createJob.ts: const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', ...sent, itemIndex, confirmPass }).catch((error: NodeError) => {",
 			"nodes/Intelliprint/actions/printJob/update.operation.ts: const changed = Object.keys(body).length ? await updatePrintJob(this, id, body, itemIndex, 'updated', plan?.kind === 'now' ? plan.pass : undefined) : undefined;",
 			'nodes/Intelliprint/building/printJobUpdate.ts: confirmPass,',
 			"nodes/Intelliprint/spending/spending.ts: if (plan.kind === 'now') return await updatePrintJob(ctx, id, { confirmed: true }, itemIndex, 'confirmed again', plan.pass);",
 		]);
 		// Where a request body may say confirmed: each one takes its value from the gate's plan.
 		expect(linesMatching(/(^\s*|[{,]\s*)confirmed: (?!job\.confirmed)/).filter((line) => !/description|dayRead\.ts/.test(line))).toEqual([
-			"nodes/Intelliprint/actions/printJob/create.operation.ts: const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: plan.kind === 'now' });",
+			"nodes/Intelliprint/actions/printJob/createJob.ts: const settings = await buildPrintJobBody(ctx, itemIndex, { ...options, confirmed: plan.kind === 'now' });",
 			"nodes/Intelliprint/actions/printJob/update.operation.ts: const body = await buildPrintJobBody(this, itemIndex, { ...groupUpdateFields(fields), confirmed: plan?.kind === 'now' ? true : plan?.kind === 'draft' ? false : undefined }, true);",
 			"nodes/Intelliprint/building/printJobBody.ts: confirmed: flag(settings.confirmed, 'Confirm'),",
 			"nodes/Intelliprint/spending/confirmLine.ts: return await updatePrintJob(ctx, draft.id, { confirmed: true }, itemIndex, 'confirmed again', issueConfirmPass(allowed)).catch((error: Error) => {",

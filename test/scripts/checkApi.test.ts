@@ -59,7 +59,7 @@ async function check(fake: FakeIntelliprint, baseUrl: string, withTemplate = tru
 }
 
 describe('check:api against an API as the node expects it', () => {
-	it.concurrent('holds every row but the rate limit (not provoked), in test mode only, cleans up, in at most 35 requests', async () => {
+	it.concurrent('holds every row but the rate limit (not provoked), in test mode only, cleans up, in at most 38 requests', async () => {
 		const fake = await accountWithHistory();
 		try {
 			const { rows, log, made, requests } = await check(fake, fake.url);
@@ -73,8 +73,8 @@ describe('check:api against an API as the node expects it', () => {
 			expect(abroad).toContain('uk_second_class to Paris, France (FR) (the node never sends this pair): refused: HTTP 400 parameter_invalid: Invalid value for postage.service');
 			expect(abroad).toContain('a postcard by international to Paris, France (FR) (the node refuses postcards abroad itself): refused: HTTP 400 parameter_invalid: Invalid value for type');
 			expect(abroad).toContain('international to Leeds, the United Kingdom (GB) (the node never sends this pair): refused: HTTP 400');
-			// Three drafts, the template's and the one abroad, all test mode; two confirmed (free in test mode), their letters cancelled, the rest deleted.
-			expect(made).toHaveLength(5);
+			// Three drafts, the template's, the one abroad and the metadata budget's, all test mode; two confirmed (free in test mode), their letters cancelled, the rest deleted.
+			expect(made).toHaveLength(6);
 			expect(made.every((job) => job.testmode)).toBe(true);
 			expect(made.filter((job) => job.confirmed)).toHaveLength(2);
 			expect([...fake.prints.jobs.values()].filter((job) => job.reference?.startsWith('n8n-check-')).map((job) => [job.confirmed, job.letters.map((letter) => letter.status)])).toEqual([
@@ -82,7 +82,7 @@ describe('check:api against an API as the node expects it', () => {
 				[true, ['cancelled']],
 			]);
 			expect(log.join('\n')).toContain('Intelliprint removes them a week after confirmation');
-			expect(requests).toBeLessThanOrEqual(35);
+			expect(requests).toBeLessThanOrEqual(38);
 			expect(log.at(-1)).toBe(`${requests} requests`);
 		} finally {
 			await fake.stop();

@@ -5,10 +5,10 @@
  */
 
 export * from './binary';
+export * from './mailRunKeys';
 export * from './mailRunParts';
 export * from './mailingLists';
 export * from './printJobBody';
 export * from './printJobSource';
-export * from './rowMetadata';
 export * from './printJobUpdate';
 export * from './postageByDestination';

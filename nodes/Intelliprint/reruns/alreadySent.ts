@@ -4,15 +4,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import { apiRequest, EXPECT } from '../transport';
 import { asNodeError } from '../results';
 import type { PrintJob } from '../results';
-import { freshlyLookedUp, rememberSent, SENT_KEY_METADATA, sentKeysSince } from './sentKeyIndex';
+import { freshlyLookedUp, rememberSent, SENT_KEY_METADATA, sentKeysSince, type SentHolding } from './sentKeyIndex';
 import { textValue } from '../values';
 
 export { SENT_KEY_METADATA };
 const MAX_KEY_LENGTH = 200;
 
 interface Scan {
-	/** Key → the ID of the print job that already carries it. */
-	found: Promise<Map<string, string>>;
+	/** Key → the print job that already carries it. */
+	found: Promise<Map<string, SentHolding>>;
 	/** Keys claimed in this run: the first item with a key creates; later ones wait for it. */
 	claimed: Map<string, { itemIndex: number; created: Promise<string | undefined> }>;
 	testmode: boolean;
@@ -24,22 +24,25 @@ const scans = new WeakMap<IExecuteFunctions, Map<string, Scan>>();
  * The sent keys of the look-back, once per node run (per test/live mode): what this process knows of the account,
  * brought up to date (sentKeyIndex.ts). Not once per item: a run of 300 items costs one read, not 300.
  */
-function scanFor(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, days: number, wanted?: () => Set<string>): Scan {
+function scanFor(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, days: number, wanted?: () => Set<string>, reference?: string): Scan {
 	let perMode = scans.get(ctx);
 	if (!perMode) scans.set(ctx, (perMode = new Map()));
 	const mode = String(testmode);
 	let scan = perMode.get(mode);
 	if (!scan) {
 		const since = Math.floor(Date.now() / 1000) - days * 86_400;
-		scan = { found: sentKeysSince(ctx, itemIndex, testmode, since, wanted?.()), claimed: new Map(), testmode };
+		scan = { found: sentKeysSince(ctx, itemIndex, testmode, since, wanted?.(), reference), claimed: new Map(), testmode };
 		perMode.set(mode, scan);
 	}
 	return scan;
 }
 
-/** Every sent key on the print jobs of the look-back period, with its job (the same single read as checkSent). */
-export async function sentKeysFound(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, days: number): Promise<Map<string, string>> {
-	return await scanFor(ctx, itemIndex, testmode, days).found;
+/**
+ * Every sent key on the print jobs of the look-back period, with its job (the same single read as checkSent). A mail
+ * run gives the keys it looks for and its jobs' reference, so a big account is not read whole for them.
+ */
+export async function sentKeysFound(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, days: number, wanted?: Set<string>, reference?: string): Promise<Map<string, SentHolding>> {
+	return await scanFor(ctx, itemIndex, testmode, days, wanted && (() => wanted), reference).found;
 }
 
 /**
@@ -76,14 +79,18 @@ export function sentKeyOf(ctx: IExecuteFunctions, itemIndex: number, value: unkn
 
 /**
  * A keyed job's reference: its key, so that a rerun in a new n8n process finds it with one request by reference
- * (sentKeyIndex.ts) instead of reading the account's history. A Reference set to something else is refused: a job
- * that could not be found so would be sent again.
+ * (sentKeyIndex.ts) instead of reading the account's history; a keyed mail run's, the one reference all of them share,
+ * so a rerun reads only their history. A Reference set to something else is refused: a job that could not be found
+ * so would be sent again.
  */
-export function keyedReference(ctx: IExecuteFunctions, itemIndex: number, given: unknown, key: string): string {
-	if (given === undefined || given === null || given === '' || given === key) return key;
-	throw new NodeOperationError(ctx.getNode(), 'With Skip Items Already Sent on, Reference must be empty or the same as the key', {
+export function keyedReference(ctx: IExecuteFunctions, itemIndex: number, given: unknown, reference: string, mailRun = false): string {
+	if (given === undefined || given === null || given === '' || given === reference) return reference;
+	const why = mailRun
+		? `A keyed mail run's print jobs all have the reference "${reference}", so that a rerun finds the rows they hold by reading only their history, not the account's.`
+		: `Each print job's reference is then its key ("${reference.slice(0, 80)}"), so that a rerun finds it with one request instead of reading the account's history.`;
+	throw new NodeOperationError(ctx.getNode(), `With Skip Items Already Sent on, Reference must be empty or ${mailRun ? `"${reference}"` : 'the same as the key'}`, {
 		itemIndex,
-		description: `Each print job's reference is then its key ("${key.slice(0, 80)}"), so that a rerun finds it with one request instead of reading the account's history. Nothing was sent for this item. Leave Reference empty, set it to the key, or put your text in Metadata.`,
+		description: `${why} Nothing was sent for this item. Leave Reference empty, ${mailRun ? '' : 'set it to the key, '}or put your text in Metadata.`,
 	});
 }
 
@@ -131,7 +138,7 @@ export async function checkSent(ctx: IExecuteFunctions, itemIndex: number, key: 
 		if (createdId) void rememberSent(ctx, testmode, key, createdId);
 	};
 	try {
-		const existing = (await scan.found).get(key);
+		const existing = (await scan.found).get(key)?.id;
 		const job = existing ? await sentJobStill(ctx, itemIndex, existing, key, testmode) : undefined;
 		if (job) {
 			done(job.id);

@@ -1,7 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { brokenAssumption, connectionSettings, listPage, MAX_PAGE_SIZE, type ListPage } from '../transport';
+import { connectionSettings, listPage, MAX_PAGE_SIZE, type ListPage } from '../transport';
+import { learnKeys, lookUp, readReference, unlessFilterIgnored, type Sent, type SentHolding } from './keyLookups';
+
+export { freshlyLookedUp, SENT_KEY_METADATA, type SentHolding } from './keyLookups';
 
 /**
  * The sent keys of an account, as this n8n process has read them (Skip Items Already Sent): key → the ID of the
@@ -13,20 +16,11 @@ import { brokenAssumption, connectionSettings, listPage, MAX_PAGE_SIZE, type Lis
  * since does not.
  */
 
-/** The metadata entry that carries the user's key on every print job the node creates with one. */
-export const SENT_KEY_METADATA = 'n8n_sent_key';
-
 /**
  * How far before the newest job read a later read goes back: a job another process created is listed late by a
  * lagging API (a cache, a replica) with a `created` older than the newest one already read.
  */
 const LISTING_MARGIN_SECONDS = 15 * 60;
-
-/** The newest job carrying a key, and when it was created: a key counts only within the run's look-back. */
-interface Sent {
-	id: string;
-	created: number;
-}
 
 interface Index {
 	keys: Map<string, Sent>;
@@ -88,10 +82,8 @@ async function read(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean
 			// A job without a time cannot be placed: read on (it may carry a key), it ends nothing.
 			if (created !== undefined && created < until) return { keys, oldest: until, newest: at.newest, jobsRead: seen.size };
 			if (created !== undefined) at.newest = Math.max(at.newest, created);
-			// The key lives in metadata: the API contract's metadata-kept (transport/contract.ts).
-			const key = (job.metadata as IDataObject | undefined)?.[SENT_KEY_METADATA];
-			if (typeof key === 'string' && !keys.has(key)) keys.set(key, { id: String(job.id), created: created ?? until });
-			missing.delete(String(key));
+			// The keys live in metadata: the API contract's metadata-kept (transport/contract.ts).
+			for (const key of learnKeys(keys, job, created ?? until)) missing.delete(key);
 			if (created !== undefined) at.covered = created;
 			// A rerun whose keys are all near the top need not read the rest of the window.
 			if (wanted?.size && missing.size === 0) return { keys, oldest: at.covered, newest: at.newest, jobsRead: seen.size };
@@ -117,52 +109,19 @@ function spanOfPage(read: { newest: number; oldest: number; jobsRead: number }):
 }
 
 /**
- * Jobs just looked up, whole, by ID: what the lookup answered is as fresh as reading the job, so the check that it
- * still counts as sent (alreadySent.ts) reads it from here, within a minute, instead of asking again.
- */
-const lookedUp = new Map<string, { job: IDataObject; at: number }>();
-const FRESH_MS = 60_000;
-
-/** A job a lookup answered in the last minute, whole; it is handed out once. */
-export function freshlyLookedUp(id: string): IDataObject | undefined {
-	const entry = lookedUp.get(id);
-	lookedUp.delete(id);
-	return entry && Date.now() - entry.at < FRESH_MS ? entry.job : undefined;
-}
-
-/** A lookup answered with jobs of other references (the contract's reference-filter): undefined, so the window is read. */
-function unlessFilterIgnored(error: unknown): undefined {
-	if (brokenAssumption(error) === 'reference-filter') return undefined;
-	throw error;
-}
-
-/**
- * The newest job carrying each key, looked up by reference (the key): one request per key, several at once. Each
- * answer is held to the contract's reference-filter at the list's door (transport/pagination.ts).
- */
-async function lookUp(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, keys: string[]): Promise<Map<string, Sent>> {
-	const found = new Map<string, Sent>();
-	for (const [id, entry] of lookedUp) if (Date.now() - entry.at >= FRESH_MS) lookedUp.delete(id);
-	await Promise.all(
-		keys.map(async (key) => {
-			const page = await listPage<IDataObject>(ctx, '/prints', { testmode, reference: key, sort_field: 'created', sort_order: 'desc', limit: 100 }, itemIndex);
-			// A job the user gave this reference by other means is not one the node sent under the key.
-			const job = page.data.find((listed) => (listed.metadata as IDataObject | undefined)?.[SENT_KEY_METADATA] === key);
-			if (!job) return;
-			found.set(key, { id: String(job.id), created: typeof job.created === 'number' ? job.created : 0 });
-			lookedUp.set(String(job.id), { job, at: Date.now() });
-		}),
-	);
-	return found;
-}
-
-/**
  * The sent keys of the look-back (jobs created since `since`, Unix seconds): what the process read before, brought
  * up to date by reading what is newer. What it has not read yet it reads whichever way is cheaper: the window, or,
  * where that is more pages than there are `wanted` keys still unknown, each of those keys by reference. Never stops
  * short because the account is big: a window the list cannot show ends the run's error instead.
  */
-export async function sentKeysSince(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, since: number, wanted?: Set<string>): Promise<Map<string, string>> {
+export async function sentKeysSince(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	testmode: boolean,
+	since: number,
+	wanted?: Set<string>,
+	reference?: string,
+): Promise<Map<string, SentHolding>> {
 	const key = await indexKey(ctx, testmode);
 	const turn = (reads.get(key) ?? Promise.resolve()).then(async () => {
 		let index = indexes.get(key);
@@ -192,7 +151,8 @@ export async function sentKeysSince(ctx: IExecuteFunctions, itemIndex: number, t
 			};
 			if (lookUps) {
 				const missing = unknown(index);
-				const answered = await lookUp(ctx, itemIndex, testmode, missing).catch(unlessFilterIgnored);
+				// A mail run's keys are on its jobs' records, all under one reference: one read of that run's history.
+				const answered = await (reference ? readReference(ctx, itemIndex, testmode, reference, since) : lookUp(ctx, itemIndex, testmode, missing)).catch(unlessFilterIgnored);
 				if (answered) {
 					for (const [sentKey, sent] of answered) index.keys.set(sentKey, sent);
 					for (const looked of missing) index.proven.add(looked);
@@ -207,18 +167,18 @@ export async function sentKeysSince(ctx: IExecuteFunctions, itemIndex: number, t
 			indexes.set(key, index);
 		}
 		// Within the look-back only: a key sent before it may be sent again, as the user set it.
-		const inWindow = new Map<string, string>();
-		for (const [sentKey, sent] of index.keys) if (sent.created >= since) inWindow.set(sentKey, sent.id);
+		const inWindow = new Map<string, SentHolding>();
+		for (const [sentKey, sent] of index.keys) if (sent.created >= since) inWindow.set(sentKey, { id: sent.id, ...(sent.digest ? { digest: sent.digest } : {}) });
 		return inWindow;
 	});
 	reads.set(key, turn.catch(() => undefined));
 	return await turn;
 }
 
-/** A key this process just sent, or found gone (deleted or cancelled since): the index learns it at once. */
-export async function rememberSent(ctx: IExecuteFunctions, testmode: boolean, sentKey: string, printJobId: string | undefined): Promise<void> {
+/** A key this process just sent (with its letter's address digest, for a mail run's row), or found gone (deleted or cancelled since): the index learns it at once. */
+export async function rememberSent(ctx: IExecuteFunctions, testmode: boolean, sentKey: string, printJobId: string | undefined, digest?: string): Promise<void> {
 	const index = indexes.get(await indexKey(ctx, testmode));
 	if (!index) return;
-	if (printJobId) index.keys.set(sentKey, { id: printJobId, created: Math.floor(Date.now() / 1000) });
+	if (printJobId) index.keys.set(sentKey, { id: printJobId, created: Math.floor(Date.now() / 1000), ...(digest ? { digest } : {}) });
 	else index.keys.delete(sentKey);
 }

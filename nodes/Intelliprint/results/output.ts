@@ -106,21 +106,26 @@ export function letterJson(letter: Letter, job: PrintJob, simplify: boolean): ID
 export interface ItemShape {
 	/** Added to every item's JSON, e.g. `already_sent`. */
 	extra?: IDataObject;
-	/** For a job made from several input items (a mail run): the job pairs with all of them, and
-	 * letter n with the item that gave its recipient. */
+	/** For a job made from several input items (a mail run): the job pairs with all of them. */
 	fromItems?: number[];
+	/**
+	 * A mail run's letter: the input items it carried (found by its address, rowRecords/), and extra fields for it.
+	 * A letter that carried none of this run's items is left out when `onlyOwnLetters` (a job an earlier run made).
+	 */
+	rowsOfLetter?: (letter: Letter) => { rows: number[]; extra?: IDataObject };
+	onlyOwnLetters?: boolean;
 }
 
 export async function printJobItems(
 	ctx: IExecuteFunctions,
 	jobs: PrintJob[],
 	itemIndex: number,
-	{ extra = {}, fromItems }: ItemShape = {},
+	{ extra = {}, fromItems, rowsOfLetter, onlyOwnLetters }: ItemShape = {},
 ): Promise<INodeExecutionData[]> {
 	const output = ctx.getNodeParameter('output', itemIndex, 'printJob') as string;
 	const simplify = ctx.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const pairedItem = fromItems ? fromItems.map((item) => ({ item })) : { item: itemIndex };
-	const letterPair = (index: number) => (fromItems?.[index] !== undefined ? { item: fromItems[index] } : pairedItem);
+
 	const jobItem = (job: PrintJob) => ({ json: { ...(simplify ? simplifyPrintJob(job) : job), ...extra }, pairedItem });
 	if (output !== 'letters') return jobs.map(jobItem);
 
@@ -130,8 +135,11 @@ export async function printJobItems(
 	for (const job of jobs) {
 		// A job without letters (all removed by a phrase, say) still comes out, as the job itself.
 		if (!job.letters?.length) items.push(jobItem(job));
-		for (const [index, letter] of (job.letters ?? []).entries()) {
-			const item: INodeExecutionData = { json: { ...letterJson(letter, job, simplify), ...extra }, pairedItem: letterPair(index) };
+		for (const letter of job.letters ?? []) {
+			const own = rowsOfLetter?.(letter);
+			if (onlyOwnLetters && !own?.rows.length) continue;
+			const pairs = own?.rows.length ? (own.rows.length === 1 ? { item: own.rows[0] } : own.rows.map((item) => ({ item }))) : pairedItem;
+			const item: INodeExecutionData = { json: { ...letterJson(letter, job, simplify), ...extra, ...own?.extra }, pairedItem: pairs };
 			if (download && letter.pdf) {
 				const file = await downloadFile(ctx, letter.pdf, `the PDF of letter ${letter.id}`, itemIndex);
 				item.binary = { [property]: await ctx.helpers.prepareBinaryData(file.data, `${letter.id}.pdf`, 'application/pdf') };

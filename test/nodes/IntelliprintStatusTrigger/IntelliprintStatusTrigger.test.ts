@@ -86,12 +86,12 @@ describe('the row a letter came from (Print Job → Create stores it on the job)
 	it("a mail run's returned letter names its row's place and Row ID, with its recipient", async () => {
 		const { items } = await api.run({ typeVersion: 1.2, parameters: mailRun('={{ $json.invoiceId }}'), items: rows });
 		const job = api.fake.prints.get(String(items[0].json.id));
-		expect(job.metadata).toMatchObject({ n8n_rows: '1-3', n8n_row_ids: '["INV-1","INV-2","INV-3"]' });
+		expect(job.metadata).toMatchObject({ n8n_rows: '1-3', n8n_ids: '["INV-1","INV-2","INV-3"]', n8n_addr: expect.stringMatching(/^[\w-]{18}$/) });
 		const poll = poller({ statuses: ['returned'] });
 		await poll();
 		api.fake.prints.setLetterStatus(job.letters[1].id, 'returned', { returned: { date: 1795300000, reason: 'Gone away', acknowledged: false } });
 		const [letter] = await poll();
-		expect(letter.json).toMatchObject({ id: job.letters[1].id, name: 'Row 2', row: 2, row_id: 'INV-2', sent_key: null, returned: { reason: 'Gone away' }, print_metadata: { n8n_rows: '1-3' } });
+		expect(letter.json).toMatchObject({ id: job.letters[1].id, name: 'Row 2', row: 2, row_id: 'INV-2', sent_key: null, rows: [{ row: 2, row_id: 'INV-2', sent_key: null }], returned: { reason: 'Gone away' }, print_metadata: { n8n_rows: '1-3' } });
 	});
 
 	it("without a Row ID the place alone; a PDF split into letters is its one row's; a job not made from rows names none", async () => {
@@ -101,7 +101,7 @@ describe('the row a letter came from (Print Job → Create stores it on the job)
 		api.fake.prints.setLetterStatus(job.letters[2].id, 'returned');
 		const emitted = await poll();
 		const fromRows = emitted.find((item) => item.json.id === job.letters[2].id)!;
-		expect(fromRows.json).toMatchObject({ row: 3, row_id: null, row_note: expect.stringContaining('No Row ID was stored') });
+		expect(fromRows.json).toMatchObject({ row: 3, row_id: null, rows: [{ row: 3, row_id: null }] });
 		const fromPdf = emitted.find((item) => item.json.id === letters[0])!;
 		expect(fromPdf.json).toMatchObject({ row: 1, row_id: null });
 		const [elsewhere] = api.fake.prints.seed(1, { confirmed: true, testmode: false });

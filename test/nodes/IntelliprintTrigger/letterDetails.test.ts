@@ -49,7 +49,7 @@ describe('Intelliprint Trigger → Add Letter Details', () => {
 			...event,
 			recipient: { name: 'Customer 2', line: '2 Mill Lane\nYork', postcode: 'YO1 7HH', country: 'GB' },
 			print_reference: job.reference,
-			print_metadata: { n8n_rows: '1-3', n8n_row_ids: '["INV-7","INV-8","INV-9"]' },
+			print_metadata: { n8n_rows: '1-3', n8n_ids: '["INV-7","INV-8","INV-9"]' },
 			row: 2,
 			row_id: 'INV-8',
 		});
@@ -78,7 +78,21 @@ describe('Intelliprint Trigger → Add Letter Details', () => {
 		const event = { type: 'letter.updated', id: 'ltr_gone', print_id: 'print_doesnotexist', status: 'returned', returned: { date: 1795300000, reason: 'Gone away' } };
 		expect(await deliver(event)).toBe(200);
 		const [item] = server.started.at(-1)!;
-		expect(item.json).toMatchObject({ ...event, details_note: expect.stringMatching(/^Print job print_doesnotexist could not be read, so only the event is here: /) });
-		expect(item.json.recipient).toBeUndefined();
+		expect(item.json).toMatchObject({ ...event, details_note: expect.stringMatching(/^Print job print_doesnotexist could not be read, so only the event is here: .*The next event of this job reads it again\.$/) });
+		// The same fields as a readable job's, null: an alert's expressions still work.
+		expect(item.json).toMatchObject({ recipient: null, print_reference: null, row: null, row_id: null, sent_key: null, rows: [], row_ids: [] });
+	});
+
+	it('a print job that could not be read is read again for its next event, which then names its row', async () => {
+		const { items } = await api.run({ typeVersion: 1.2, parameters: mailRun, items: rows });
+		const job = api.fake.prints.get(String(items[0].json.id));
+		// Four answers of 500: the read and its three repeats.
+		api.fake.faults.push({ method: 'GET', path: new RegExp(`/prints/${job.id}$`), status: 500, times: 4, error: { type: 'internal_error', code: 'internal_error', message: 'Down.' } });
+		const event = { type: 'mail.failed', id: job.letters[0].id, print_id: job.id, status: 'failed_wrong_address', testmode: true };
+		expect(await deliver(event)).toBe(200);
+		expect(server.started.at(-1)![0].json).toMatchObject({ row: null, details_note: expect.stringContaining('could not be read') });
+		expect(await deliver({ ...event, id: job.letters[1].id })).toBe(200);
+		expect(server.started.at(-1)![0].json).toMatchObject({ row: 2, row_id: 'INV-8', recipient: { name: 'Customer 2' } });
+		expect(server.started.at(-1)![0].json.details_note).toBeUndefined();
 	});
 });

@@ -36,7 +36,7 @@ export const createOptions: INodeProperties = {
 			default: LETTERS_PER_JOB,
 			displayOptions: { show: { '/recipientsFrom': ['allItems'] } },
 			description:
-				'A mail run with more rows becomes several print jobs of at most this many letters each. Intelliprint accepts requests up to about 100 MiB; 10,000 letters with a few fields each are about 2.5 MB.',
+				'A mail run with more rows becomes several print jobs of at most this many letters each (fewer where their rows\' keys and Row IDs would not fit on one job). Intelliprint accepts requests up to about 100 MiB; 10,000 letters with a few fields each are about 2.5 MB.',
 		},
 		{
 			displayName: 'One Letter per Recipient',
@@ -53,7 +53,7 @@ export const createOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. November invoices',
-			description: 'Your name for the job; defaults to the file name. With Skip Items Already Sent on (one job per item), the reference is the key: leave this empty or set it to the key.',
+			description: 'Your name for the job; defaults to the file name. With Skip Items Already Sent on, the node sets it: one job per item takes its key, a mail run "n8n mail run". Leave this empty then.',
 		},
 		{
 			displayName: 'Row ID',
@@ -62,7 +62,7 @@ export const createOptions: INodeProperties = {
 			default: '',
 			placeholder: 'e.g. {{ $json.invoiceId }}',
 			description:
-				"What leads a letter back to its row, stored on the print job with the row's place in the run: the Intelliprint triggers hand both back when the letter is returned or fails",
+				"What leads a letter back to its row, e.g. the invoice number, stored on the print job with the row's place in the run: the Intelliprint triggers hand both back when the letter is returned or fails",
 		},
 		{
 			displayName: 'Skip Items Already Sent',
@@ -70,7 +70,7 @@ export const createOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. {{ $json.invoiceId }}',
-			description: `A key that names each item's letter, stored on its print job (metadata "${SENT_KEY_METADATA}", and as its reference, so a rerun finds it with one request). An item whose key is already on a print job is not sent again: that job is output instead, marked already_sent. Makes rerunning a failed batch safe.`,
+			description: `A key that names each item's letter, e.g. the invoice number, stored on its print job (one job per item: metadata "${SENT_KEY_METADATA}" and its reference; a mail run: every row's key). An item whose key is already on a print job is not sent again: that job is output instead, marked already_sent. Makes rerunning a failed batch, or a scheduled mail run over a growing sheet, safe.`,
 		},
 		{
 			displayName: 'Skip Items Already Sent: Look Back (Days)',

@@ -129,9 +129,11 @@ describe('Skip Items Already Sent, read once per process', () => {
 		expect(api.apiCalls()).toHaveLength(0);
 		const same = await api.run({ parameters: create({ options: { sentKey: '={{ $json.key }}', reference: '={{ $json.key }}' } }), items: rows(['ref-3']) });
 		expect(api.fake.prints.jobs.get(String(same.items[0].json.id))?.reference).toBe('ref-3');
-		// A mail run is one job a run, found by reading the window: it keeps the reference it is given.
-		const run = await api.run({ parameters: create({ recipientsFrom: 'allItems', options: { sentKey: 'run-1', reference: 'March run' } }), items: rows(['a', 'b']) });
-		expect(api.fake.prints.jobs.get(String(run.items[0].json.id))?.reference).toBe('March run');
+		// A keyed mail run's jobs share one reference, so a rerun reads only their history: another is refused too.
+		const run = await api.run({ parameters: create({ recipientsFrom: 'allItems', options: { sentKey: 'run-1', reference: 'March run' } }), items: rows(['a', 'b']), continueOnFail: true });
+		expect(run.items.map((item) => item.json.error)).toEqual(Array(2).fill('With Skip Items Already Sent on, Reference must be empty or "n8n mail run"'));
+		const named = await api.run({ parameters: create({ recipientsFrom: 'allItems', options: { sentKey: 'run-1' } }), items: rows(['a', 'b']) });
+		expect(api.fake.prints.jobs.get(String(named.items[0].json.id))?.reference).toBe('n8n mail run');
 	});
 
 	it("Update may not change a keyed job's reference (a new process finds the job by it); other fields it may", async () => {

@@ -1,0 +1,125 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { rememberSent, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
+import { rowsFailed, type ItemShape, type Letter, type PrintJob } from '../../results';
+import { distinctRecipients, noteRepeats, postageOf, type Recipient } from '../../addresses';
+import { keysOfRows, planParts, sourceBody, splitSent, type JobShape, type RunKeys, type RunLetter } from '../../building';
+import { addressDigest, decodeRows, entriesForRows, MAIL_RUN_REFERENCE, type RowRecord } from '../../rowRecords';
+import { confirmPlanOf, createJob, lookBackDays, sentJobItems, testmodeOf } from './createJob';
+import { LETTERS_PER_JOB } from './createOptions.description';
+
+/**
+ * A mail run: one letter per row (or per recipient), sent as few print jobs as its services, "Letters per Print Job"
+ * and the metadata budget allow. Under Skip Items Already Sent each row's key decides for that row
+ * (building/mailRunKeys.ts): rows sent before come out with the job that holds them, only the others are sent.
+ */
+export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recipients: Recipient[], itemIndexes: number[]): Promise<INodeExecutionData[]> {
+	const first = itemIndexes[0];
+	const options = ctx.getNodeParameter('options', first, {}) as IDataObject;
+	const recipientOfRow = new Map(itemIndexes.map((row, index) => [row, recipients[index]]));
+	const testmode = testmodeOf(ctx, first);
+	const output: INodeExecutionData[] = [];
+	const keys = options.sentKey ? keysOf(ctx, itemIndexes, (row) => recipientOfRow.get(row)!, output) : undefined;
+	const rows = keys ? itemIndexes.filter((row) => keys.keys.has(row)) : itemIndexes;
+	const plan = await confirmPlanOf(ctx, first, Boolean(keys));
+
+	let unsent = rows;
+	const withSameKey = new Map<number, number[]>();
+	if (keys) {
+		const wanted = new Set([...keys.keys.values()].map((rowKey) => rowKey.key));
+		const split = splitSent(rows, keys, await sentKeysFound(ctx, first, testmode, lookBackDays(options), wanted, MAIL_RUN_REFERENCE));
+		for (const [row, lead] of split.sameKeyAs) addTo(withSameKey, lead, row);
+		unsent = split.unsent;
+		for (const [jobId, held] of split.sentIn) {
+			try {
+				const job = await sentJobStill(ctx, held[0], jobId, keys.keys.get(held[0])!.key, testmode);
+				if (job) output.push(...(await sentJobItems(ctx, job, held[0], plan, heldShape(job, held, keys, split.addressChanged))));
+				else {
+					// Deleted or cancelled since: its rows are sent again, and the process forgets all of their keys.
+					for (const row of held) void rememberSent(ctx, testmode, keys.keys.get(row)!.key, undefined);
+					unsent = [...unsent, ...held.filter((row) => !split.sameKeyAs.has(row))].sort((a, b) => a - b);
+				}
+			} catch (caught) {
+				// With Continue On Fail a job that cannot be read gives its rows the error; the others go on.
+				output.push(...rowsFailed(ctx, caught, held));
+			}
+		}
+	}
+
+	// The same person twice in one run is two paid letters, unless asked for one each; the repeats go with the first.
+	const onePerRecipient = options.oneLetterPerRecipient === true;
+	const distinct = distinctRecipients(unsent.map((row) => recipientOfRow.get(row)!), unsent, onePerRecipient);
+	if (!onePerRecipient) noteRepeats(ctx, distinct.repeats);
+	// One print job per postage service: rows in the UK and abroad go apart (addresses/postage.ts).
+	const letters: RunLetter[] = distinct.rows.map((lead) => ({
+		rows: [lead, ...(distinct.repeatsOf.get(lead) ?? []), ...(withSameKey.get(lead) ?? [])],
+		service: postageOf(ctx, lead, recipientOfRow.get(lead)!.address.country),
+	}));
+	const recordOf = (row: number, letter: RunLetter): RowRecord => {
+		const rowKey = keys?.keys.get(row);
+		const id = String(ctx.getNodeParameter('options.rowId', row, '') ?? '');
+		return { place: row + 1, digest: addressDigest(recipientOfRow.get(letter.rows[0])!.address), ...(rowKey ? { key: rowKey.key, ...(rowKey.nth ? { nth: rowKey.nth } : {}) } : {}), ...(id ? { id } : {}) };
+	};
+	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
+	const userEntries = ((options.metadata as IDataObject | undefined)?.entry as unknown[] | undefined)?.length ?? 0;
+	const parts = planParts(ctx, letters, perJob, entriesForRows(userEntries), recordOf, keys?.runKey !== undefined);
+	for (const [index, part] of parts.entries()) {
+		const rowsOfDigest = new Map<string, number[]>();
+		part.records.forEach((record, at) => addTo(rowsOfDigest, record.digest, part.rows[at]));
+		const partShape: ItemShape = { fromItems: part.rows, rowsOfLetter: (letter: Letter) => ({ rows: rowsOfDigest.get(addressDigest(letter.address)) ?? [] }) };
+		try {
+			// The letter (text, template or the PDF) is the first row's, for every part of the run.
+			const source = async () => await sourceBody(ctx, first, shape, part.letters.map((letter) => recipientOfRow.get(letter.rows[0])!));
+			const info = { number: index + 1, of: parts.length, letters: part.letters.length, keyed: Boolean(keys), service: part.service, records: part.records, runKey: keys?.runKey };
+			output.push(...(await createJob(ctx, part.rows[0], source, partShape, info)));
+		} catch (caught) {
+			// With Continue On Fail a part that failed does not stop the parts after it: its rows get the error.
+			output.push(...rowsFailed(ctx, caught, part.rows));
+		}
+	}
+	return output;
+}
+
+/** Adds `value` to the list `map` holds under `key`, in place (copying a list per row is quadratic). */
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+	const list = map.get(key);
+	if (list) list.push(value);
+	else map.set(key, [value]);
+}
+
+/** Each row's key as Skip Items Already Sent gives it; a row without one gets its error (and is not sent). */
+function keysOf(ctx: IExecuteFunctions, rows: number[], recipientOf: (row: number) => Recipient, output: INodeExecutionData[]): RunKeys {
+	const given = new Map<number, string>();
+	for (const row of rows) {
+		try {
+			given.set(row, sentKeyOf(ctx, row, ctx.getNodeParameter('options.sentKey', row, '')));
+		} catch (caught) {
+			output.push(...rowsFailed(ctx, caught, [row]));
+		}
+	}
+	return keysOfRows(rows.filter((row) => given.has(row)), given, recipientOf);
+}
+
+/**
+ * How a job an earlier run made comes out for the rows of this run it holds: paired with them, its letters found by
+ * their keys (rowRecords/), and each row sent before to another address marked so (it is not sent again).
+ */
+function heldShape(job: PrintJob, held: number[], keys: RunKeys, addressChanged: Set<number>): ItemShape {
+	const rowsOfKey = new Map<string, number[]>();
+	for (const row of held) {
+		addTo(rowsOfKey, keys.keys.get(row)!.key, row);
+	}
+	const keysOfDigest = new Map<string, string[]>();
+	for (const record of decodeRows(job.metadata as IDataObject) ?? []) if (record.key) addTo(keysOfDigest, record.digest, record.key);
+	const changed = held.filter((row) => addressChanged.has(row));
+	const changedNote = (rows: number[]) => (rows.some((row) => addressChanged.has(row)) ? { address_changed: true, address_note: 'This key was sent before to another address; it was not sent again. Give the row a new key to send it to the new address.' } : {});
+	return {
+		fromItems: held,
+		extra: changed.length ? { address_changed_items: changed.map((row) => row + 1) } : {},
+		onlyOwnLetters: true,
+		rowsOfLetter: (letter: Letter) => {
+			const rows = (keysOfDigest.get(addressDigest(letter.address)) ?? []).flatMap((key) => rowsOfKey.get(key) ?? []);
+			return { rows, extra: changedNote(rows) };
+		},
+	};
+}
