@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, NodeError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { entriesWith, rowCost, type RowRecord } from '../rowRecords';
@@ -80,6 +80,8 @@ export interface MailRunPart {
 	records: RowRecord[];
 	/** The run's one key, when the whole run was given one (building/mailRunKeys.ts). */
 	runKey?: string;
+	/** What comes out for the part's rows when another process's job, made first, holds some of them (reruns/rowClaims.ts). */
+	raced?: (holders: Map<string, string[]>) => Promise<INodeExecutionData[]>;
 }
 
 /** "Too large" for a mail run names the setting that makes the requests smaller. */

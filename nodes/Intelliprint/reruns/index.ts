@@ -7,3 +7,4 @@
 
 export * from './alreadySent';
 export * from './sentKeyIndex';
+export * from './rowClaims';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeError } from 'n8n-workflow';
 
-import { checkSent, keyedReference, rememberSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
+import { checkSent, earlierHolders, keyedReference, rememberSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
 import { recordCreated, noteJob, printJobItems, type ItemShape, type PrintJob } from '../../results';
 import { buildPrintJobBody, explainTooLarge, lettersFit, postageOfJob, type MailRunPart } from '../../building';
 import { confirmById, confirmWithinLimits, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
@@ -126,7 +126,8 @@ export async function createJob(
 		// The service that carries the letters where they go (postageByDestination.ts); a PDF's own addresses show only in the answer.
 		const postage = await postageOfJob(ctx, itemIndex, sourced, part?.service);
 		if (postage.service) settings.postage = { ...((settings.postage as FormObject) ?? {}), service: postage.service };
-		const confirmAfter = postage.unseen && plan.kind === 'now';
+		// A keyed mail run's part is confirmed once no job made before it holds its rows (reruns/rowClaims.ts).
+		const confirmAfter = (postage.unseen || part?.keyed === true) && plan.kind === 'now';
 		if (confirmAfter) settings.confirmed = false;
 		// A mailing list's letters are its recipients: the job names the list, so a trigger can find each letter's.
 		if (typeof sourced.mailing_list === 'string') settings.metadata = { ...(settings.metadata as Record<string, string>), [ROW_FIELDS.list]: sourced.mailing_list };
@@ -137,6 +138,7 @@ export async function createJob(
 			throw part ? explainTooLarge(error, part, 'multipart' in body ? body.multipart.length : body.length) : error;
 		});
 		created = job.id;
+		const answeredAt = Date.now();
 		noteJob(ctx, job);
 		recordCreated(ctx, itemIndex, job.id, { confirmed: job.confirmed === true, keyed: Boolean(keyed) });
 		// A mail run's row keys are known to this process at once: a rerun here needs no read to find them.
@@ -144,6 +146,16 @@ export async function createJob(
 		// The sent key, the rows' keys and the claim live in metadata: a job that lost them is not confirmed (the contract's metadata-kept).
 		await keptMetadataOrThrow(ctx, guarded, job, itemIndex);
 		await lettersFit(ctx, itemIndex, job, plan.kind === 'checked');
+		if (part?.keyed && part.raced) {
+			const holders = await earlierHolders(ctx, itemIndex, testmode, job, new Set(part.records.flatMap((record) => (record.key ? [record.key] : []))), answeredAt);
+			if (holders.size) {
+				// Another process made its job first: this draft goes (free), and its rows are told where they went.
+				await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'DELETE', path: `/prints/${job.id}`, itemIndex });
+				const holderOf = new Map([...holders].flatMap(([id, keys]) => keys.map((key) => [key, id] as const)));
+				for (const record of part.records) if (record.key) void rememberSent(ctx, testmode, record.key, holderOf.get(record.key), record.digest);
+				return await part.raced(holders);
+			}
+		}
 		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan, turn) : confirmAfter ? await confirmById(ctx, itemIndex, job.id, plan, job) : job;
 		return await printJobItems(ctx, [made], itemIndex, { ...shape, extra: { ...extra, ...shape.extra } });
 	} finally {

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { rememberSent, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
 import { rowsFailed, type ItemShape, type Letter, type PrintJob } from '../../results';
@@ -6,6 +7,8 @@ import { distinctRecipients, noteRepeats, postageOf, type Recipient } from '../.
 import { keysOfRows, planParts, sourceBody, splitSent, type JobShape, type RunKeys, type RunLetter } from '../../building';
 import { addressDigest, decodeRows, entriesForRows, MAIL_RUN_REFERENCE, type RowRecord } from '../../rowRecords';
 import { confirmPlanOf, createJob, lookBackDays, sentJobItems, testmodeOf } from './createJob';
+import { apiRequest, EXPECT } from '../../transport';
+import type { ConfirmPlan } from '../../spending';
 import { LETTERS_PER_JOB } from './createOptions.description';
 
 /**
@@ -70,12 +73,43 @@ export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recip
 		try {
 			// The letter (text, template or the PDF) is the first row's, for every part of the run.
 			const source = async () => await sourceBody(ctx, first, shape, part.letters.map((letter) => recipientOfRow.get(letter.rows[0])!));
-			const info = { number: index + 1, of: parts.length, letters: part.letters.length, keyed: Boolean(keys), service: part.service, records: part.records, runKey: keys?.runKey };
+			const raced = keys && (async (holders: Map<string, string[]>) => await racedRows(ctx, part.rows, keys, holders, plan));
+			const info = { number: index + 1, of: parts.length, letters: part.letters.length, keyed: Boolean(keys), service: part.service, records: part.records, runKey: keys?.runKey, raced };
 			output.push(...(await createJob(ctx, part.rows[0], source, partShape, info)));
 		} catch (caught) {
 			// With Continue On Fail a part that failed does not stop the parts after it: its rows get the error.
 			output.push(...rowsFailed(ctx, caught, part.rows));
 		}
+	}
+	return output;
+}
+
+/**
+ * A part another n8n process sent first, in part or whole (reruns/rowClaims.ts): its draft is gone; each row the
+ * other's job holds comes out with that job, as already sent; a row it does not hold gets an error that says to run
+ * again (nothing of it was sent).
+ */
+async function racedRows(ctx: IExecuteFunctions, rows: number[], keys: RunKeys, holders: Map<string, string[]>, plan: ConfirmPlan): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	const heldBy = new Map<string, string>();
+	for (const [id, held] of holders) for (const key of held) heldBy.set(key, id);
+	const rowsOf = new Map<string, number[]>();
+	const left: number[] = [];
+	for (const row of rows) {
+		const holder = heldBy.get(keys.keys.get(row)!.key);
+		if (holder) addTo(rowsOf, holder, row);
+		else left.push(row);
+	}
+	for (const [id, held] of rowsOf) {
+		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex: held[0] });
+		output.push(...(await sentJobItems(ctx, job, held[0], plan.kind === 'draft' ? plan : { kind: 'draft' }, heldShape(job, held, keys, new Set()))));
+	}
+	if (left.length) {
+		const error = new NodeOperationError(ctx.getNode(), 'Another n8n process was sending some of these rows at the same moment', {
+			itemIndex: left[0],
+			description: `Its print job ${[...holders.keys()].join(', ')} was made first and holds the others, so this run's job was withdrawn, with nothing sent. Run again: Skip Items Already Sent sends these rows once.`,
+		});
+		output.push(...rowsFailed(ctx, error, left));
 	}
 	return output;
 }

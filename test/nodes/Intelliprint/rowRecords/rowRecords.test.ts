@@ -43,7 +43,7 @@ describe('the rows behind a print job, kept in its metadata', () => {
 			{ place: 1, digest: 'aaaaaa', key: runRowKey('overdue-7', 'aaaaaa') },
 			{ place: 2, digest: 'aaaaaa', key: runRowKey('overdue-7', 'aaaaaa', 2), nth: 2 },
 		];
-		const stored = { ...encodeRows(records, true), n8n_run_key: 'overdue-7' };
+		const stored: Record<string, string> = { ...encodeRows(records, true), n8n_run_key: 'overdue-7' };
 		expect(stored.n8n_keys).toBeUndefined();
 		expect(decodeRows(stored)?.map((record) => record.key)).toEqual(['overdue-7#aaaaaa', 'overdue-7#aaaaaa.2']);
 	});

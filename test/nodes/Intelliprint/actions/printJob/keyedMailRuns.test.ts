@@ -122,6 +122,21 @@ describe('Print Job → Create, a keyed mail run: each row once, whatever the sh
 		expect(named.row_id).toBe('INVOICE-2026-12-002000');
 	});
 
+	it('two processes running the same mail run at once: each row once, the job made first keeps it, the other is withdrawn', async () => {
+		const rows = sheet('W', 1, 30);
+		// Each spelling of the API's address is a process of its own to the node (its state is kept per credential).
+		const run = (spelling: string) => api.run({ typeVersion: 1.1, parameters: { ...mailRun({}, 'printJob'), confirmed: true }, items: items(rows), credentials: { baseUrl: api.fake.url.replace('http://', spelling) } });
+		const [one, two] = await Promise.all([run('http://'), run('HTTP://')]);
+		expect([one.error, two.error]).toEqual([undefined, undefined]);
+		const confirmed = jobsOf('W').filter((job) => job.confirmed);
+		expect(confirmed).toHaveLength(1);
+		expect(confirmed[0].letters).toHaveLength(30);
+		// The other's draft is gone (deleted: free), and its run says where its rows went.
+		expect(jobsOf('W').filter((job) => api.fake.prints.jobs.has(job.id))).toHaveLength(1);
+		const outputs = [...one.items, ...two.items].map((item) => [item.json.id, item.json.already_sent ?? false]);
+		expect(outputs).toEqual(expect.arrayContaining([[confirmed[0].id, false], [confirmed[0].id, true]]));
+	});
+
 	it('a Reference other than the mail runs\' own is refused before anything is sent', async () => {
 		const { error } = await api.run({ typeVersion: 1.1, parameters: mailRun({ reference: 'Overdue invoices' }), items: items(sheet('R', 1, 3)) });
 		expect(error?.message).toBe('With Skip Items Already Sent on, Reference must be empty or "n8n mail run"');
