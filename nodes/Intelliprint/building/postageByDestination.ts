@@ -3,8 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { fitsService, INTERNATIONAL, countryLabel, postageChoiceOf, postageFor, postageOf } from '../addresses';
 import type { PrintJob } from '../results';
-import { apiRequest, apiRequestAllItems, connectionSettings, EXPECT, type FormObject } from '../transport';
-import { handBack } from '../spending/confirmLine';
+import { apiRequest, apiRequestAllItems, EXPECT, type FormObject } from '../transport';
 
 /**
  * The one door every print job's postage goes through (docs/letters-abroad.md): before it is made, the service that can
@@ -60,14 +59,13 @@ async function listService(ctx: IExecuteFunctions, itemIndex: number, listId: st
 
 /**
  * Every letter of the API's answer is on a service that carries it where it goes. A draft that fails stays a draft
- * (named, to delete or fix); a job already confirmed is named as such, since nothing the node does can take it back.
+ * (named, to delete or fix; its caller hands back a spending claim on it); a job already confirmed is named as such,
+ * since nothing the node does can take it back.
  */
-export async function lettersFit(ctx: IExecuteFunctions, itemIndex: number, job: PrintJob, claimed: boolean): Promise<void> {
+export function lettersFit(ctx: IExecuteFunctions, itemIndex: number, job: PrintJob): void {
 	const jobService = String((job.postage as IDataObject | undefined)?.service ?? '');
 	const misfits = (job.letters ?? []).filter((letter) => !fitsService((letter.address as IDataObject | undefined)?.country as string | undefined, String(letter.postage_service ?? jobService)));
 	if (!misfits.length) return;
-	// A draft made for a confirm under the daily limit gives its claim back: it will not be confirmed.
-	if (claimed) await handBack({ ctx, itemIndex, draft: job, limitKey: (await connectionSettings(ctx)).limitKey });
 	const first = misfits[0];
 	const country = String((first.address as IDataObject | undefined)?.country || 'GB').toUpperCase();
 	const service = String(first.postage_service ?? jobService);

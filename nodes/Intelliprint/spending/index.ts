@@ -3,3 +3,4 @@ export * from './spending';
 export * from './spendingRoom';
 export { CLAIM_METADATA } from './dayRead';
 export { namingEarlierDraft } from './refusals';
+export { handBack } from './confirmLine';

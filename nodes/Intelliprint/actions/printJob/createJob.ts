@@ -4,9 +4,9 @@ import { NodeError } from 'n8n-workflow';
 import { checkSent, earlierHolders, keyedReference, rememberSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
 import { recordCreated, noteJob, printJobItems, type ItemShape, type PrintJob } from '../../results';
 import { buildPrintJobBody, explainTooLarge, lettersFit, postageOfJob, type MailRunPart } from '../../building';
-import { confirmById, confirmWithinLimits, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
+import { confirmById, confirmWithinLimits, handBack, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
-import { apiRequest, createBody, EXPECT, keptMetadataOrThrow, refuseWhereMetadataDropped, type FormObject } from '../../transport';
+import { apiRequest, connectionSettings, createBody, EXPECT, keptMetadataOrThrow, refuseWhereMetadataDropped, type FormObject } from '../../transport';
 import { encodeRows, MAIL_RUN_REFERENCE, ROW_FIELDS, UNKNOWN_DIGEST } from '../../rowRecords';
 import { applyTypeOptions } from './postcard.description';
 
@@ -55,7 +55,7 @@ export async function sentJobItems(ctx: IExecuteFunctions, found: PrintJob | str
 		// A draft found is held to its postage as a new one is (a list's entry may not carry its letters): one left
 		// unconfirmed for a letter its service cannot carry stays so on a rerun.
 		if (!Array.isArray(job.letters)) job = await read(job.id);
-		await lettersFit(ctx, itemIndex, job, false);
+		lettersFit(ctx, itemIndex, job);
 		// A pass is good for one confirm: each draft found gets its own plan.
 		job = await confirmById(ctx, itemIndex, job.id, await confirmPlanOf(ctx, itemIndex, true), job);
 	}
@@ -145,7 +145,13 @@ export async function createJob(
 		for (const record of part?.keyed ? part.records : []) if (record.key) void rememberSent(ctx, testmode, record.key, job.id, record.digest);
 		// The sent key, the rows' keys and the claim live in metadata: a job that lost them is not confirmed (the contract's metadata-kept).
 		await keptMetadataOrThrow(ctx, guarded, job, itemIndex);
-		await lettersFit(ctx, itemIndex, job, plan.kind === 'checked');
+		try {
+			lettersFit(ctx, itemIndex, job);
+		} catch (misfit) {
+			// A draft made for a confirm under the daily limit gives its claim back: it will not be confirmed.
+			if (plan.kind === 'checked') await handBack({ ctx, itemIndex, draft: job, limitKey: (await connectionSettings(ctx)).limitKey });
+			throw misfit;
+		}
 		if (part?.keyed && part.raced) {
 			const holders = await earlierHolders(ctx, itemIndex, testmode, job, new Set(part.records.flatMap((record) => (record.key ? [record.key] : []))), answeredAt);
 			if (holders.size) {
