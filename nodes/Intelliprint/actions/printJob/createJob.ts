@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeError } from 'n8n-workflow';
 
 import { checkSent, earlierHolders, keyedReference, rememberSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
-import { recordCreated, noteJob, printJobItems, type ItemShape, type PrintJob } from '../../results';
+import { asNodeError, recordCreated, noteJob, printJobItems, type ItemShape, type PrintJob } from '../../results';
 import { buildPrintJobBody, explainTooLarge, lettersFit, postageOfJob, type MailRunPart } from '../../building';
 import { confirmById, confirmWithinLimits, handBack, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
@@ -150,7 +150,7 @@ export async function createJob(
 		} catch (misfit) {
 			// A draft made for a confirm under the daily limit gives its claim back: it will not be confirmed.
 			if (plan.kind === 'checked') await handBack({ ctx, itemIndex, draft: job, limitKey: (await connectionSettings(ctx)).limitKey });
-			throw misfit;
+			throw asNodeError(ctx, misfit);
 		}
 		if (part?.keyed && part.raced) {
 			const holders = await earlierHolders(ctx, itemIndex, testmode, job, new Set(part.records.flatMap((record) => (record.key ? [record.key] : []))), answeredAt);
