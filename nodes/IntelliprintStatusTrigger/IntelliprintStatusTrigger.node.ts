@@ -3,15 +3,12 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { intelliprintApiTest } from '../Intelliprint/methods/credentialTest';
 import { LETTER_STATUSES } from '../Intelliprint/results/letterStatuses';
-import { letterJson, type Letter, type PrintJob } from '../Intelliprint/results/output';
+import { letterJson } from '../Intelliprint/results/output';
 import { letterRow } from '../Intelliprint/results/letterRow';
-import { apiRequestAllItems } from '../Intelliprint/transport';
+import { recall, remember, type PollState } from './pollState';
+import { watchLetters, type Found } from './watch';
 
-/** What the trigger remembers between polls: the status each watched letter was last seen in. */
-interface PollState {
-	seen?: Record<string, string>;
-	watching?: string;
-}
+const DAY = 86_400;
 
 export class IntelliprintStatusTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -50,7 +47,16 @@ export class IntelliprintStatusTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether the first poll after activation emits letters that were already in the statuses. Off: only changes from then on.',
+					'Whether the first poll after activation emits letters already in the statuses (those returned, or in print jobs created, within Look Back (Days)). Off: only changes from then on.',
+			},
+			{
+				displayName: 'Look Back (Days)',
+				name: 'lookBackDays',
+				type: 'number',
+				default: 30,
+				typeOptions: { minValue: 1, maxValue: 366, numberPrecision: 0 },
+				description:
+					'How many days of print jobs to watch, by when they were created: a letter of an older job that reaches a status is not seen. Returned letters are found by the date they came back, however old their job.',
 			},
 			{
 				displayName: 'Simplify',
@@ -70,38 +76,26 @@ export class IntelliprintStatusTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), 'No statuses chosen', { description: 'Pick at least one letter status to watch.' });
 		}
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
-		const jobs = await apiRequestAllItems<PrintJob>(this, '/prints', {
-			testmode: this.getNodeParameter('testmode', false) as boolean,
-			'letters.status': statuses.join(','),
+		const testmode = this.getNodeParameter('testmode', false) as boolean;
+		const lookBackDays = Math.max(1, Math.floor(Number(this.getNodeParameter('lookBackDays', 30))) || 30);
+		const now = Math.floor(Date.now() / 1000);
+		const manual = this.getMode() === 'manual';
+		const state = this.getWorkflowStaticData('node') as PollState;
+		const memory = recall(state, statuses, testmode, lookBackDays);
+		// Only what changed since the last poll is read (see watch.ts); the state says where that starts.
+		const watched = await watchLetters(this, {
+			statuses, testmode, simplify, now, since: now - lookBackDays * DAY, sample: manual,
+			first: memory.first, emitExisting: this.getNodeParameter('emitExisting', false) as boolean,
+			previous: memory.previous, newestReturn: memory.newestReturn, pageHints: memory.pageHints,
 		});
-		const matching: Array<{ letter: Letter; job: PrintJob }> = [];
-		for (const job of jobs) {
-			for (const letter of job.letters ?? []) {
-				if (statuses.includes(letter.status ?? '')) matching.push({ letter, job });
-			}
-		}
 		// With why it came back, its job's metadata and the row it came from (Print Job → Create stores it on the job).
-		const toItem = ({ letter, job }: { letter: Letter; job: PrintJob }): INodeExecutionData => ({
+		const toItem = ({ letter, job }: Found): INodeExecutionData => ({
 			json: { ...letterJson(letter, job, simplify), returned: letter.returned ?? null, print_metadata: job.metadata ?? {}, ...letterRow(job, letter.id) },
 		});
 
-		if (this.getMode() === 'manual') {
-			// A sample to build the workflow with; the poll state is left alone.
-			return matching.length ? [matching.slice(0, 1).map(toItem)] : null;
-		}
-
-		const state = this.getWorkflowStaticData('node') as PollState;
-		const watching = `${statuses.slice().sort().join(',')}|${String(this.getNodeParameter('testmode', false))}`;
-		// A first poll, or a change of what is watched, starts from what is there now.
-		const firstPoll = state.seen === undefined || state.watching !== watching;
-		const previous = firstPoll ? {} : (state.seen ?? {});
-		const emitNow = !firstPoll || (this.getNodeParameter('emitExisting', false) as boolean);
-
-		const fresh = matching.filter(({ letter }) => previous[letter.id] !== letter.status);
-		// Only letters currently in a watched status are kept, so one that leaves and comes back is new again.
-		state.seen = Object.fromEntries(matching.map(({ letter }) => [letter.id, letter.status ?? '']));
-		state.watching = watching;
-		if (!emitNow || fresh.length === 0) return null;
-		return [fresh.map(toItem)];
+		// A sample to build the workflow with; the poll state is left alone.
+		if (manual) return watched.sample ? [[toItem(watched.sample)]] : null;
+		remember(state, memory, watched);
+		return watched.arrived.length > 0 ? [watched.arrived.map(toItem)] : null;
 	}
 }

@@ -49,7 +49,7 @@ export function planParts(
 				const costs = records.map((record, at) => rowCost(record, underRunKey, at > 0 ? records[at - 1].place : previous));
 				return { next, entries: costs.reduce((_, cost) => entriesWith(next, cost), 0) };
 			};
-			let trial = withLetter(lengths, part?.records.at(-1)?.place);
+			let trial = withLetter(lengths, part?.records[part.records.length - 1]?.place);
 			if (!part || part.letters.length >= perJob || trial.entries > roomForRows) {
 				trial = withLetter([]);
 				if (trial.entries > roomForRows) {

@@ -251,11 +251,11 @@ describe('queue mode: the polling trigger across a restart of main', () => {
 
 		// The first poll records what is there (nothing returned yet); the next one sees the change.
 		await waitForPolls(1);
-		pollApi.prints.setLetterStatus(letters[0], 'returned');
+		pollApi.prints.setLetterStatus(letters[0], 'returned', { returned: { date: Math.floor(Date.now() / 1000), reason: 'Gone away', acknowledged: false } });
 		await waitForReports(1);
 		// Returned while main is down: the first poll after the restart must emit it, and only it.
 		await cluster.main.stop();
-		pollApi.prints.setLetterStatus(letters[1], 'returned');
+		pollApi.prints.setLetterStatus(letters[1], 'returned', { returned: { date: Math.floor(Date.now() / 1000), reason: 'Gone away', acknowledged: false } });
 		await cluster.main.start();
 		await waitForReports(2);
 		// One more poll with nothing new, and time for any run it started to report.
