@@ -107,7 +107,9 @@ export async function readDown(ctx: IPollFunctions, read: ReadDown): Promise<Rea
 			if (key === undefined) throw stopped(ctx, `Intelliprint listed print job ${id} without the value it was sorted on`, read.unplaced(job));
 			// The list-order of a value inside the letters (a return date): the door's own check sees only a job's top level.
 			if (last && key > last.key) {
-				throw listError(ctx, { assumption: 'list-order', detail: `the list was asked for the highest ${String(read.qs.sort_field)} first, but ${last.id} (${last.key}) came before ${id} (${key})` });
+				// The contract's returned-date for a list sorted on it, list-order for the others.
+				const assumption = read.qs.sort_field === 'letters.returned.date' ? 'returned-date' : 'list-order';
+				throw listError(ctx, { assumption, detail: `the list was asked for the highest ${String(read.qs.sort_field)} first, but ${last.id} (${last.key}) came before ${id} (${key})` });
 			}
 			last = { id, key };
 			newest ??= key;

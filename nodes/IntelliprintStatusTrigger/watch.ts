@@ -72,7 +72,7 @@ const noDate = (ctx: IPollFunctions, job: PrintJob, letter: Letter) =>
 		message: `Intelliprint listed letter ${letter.id} (print job ${job.id}) as returned without a return date`,
 		description:
 			`The trigger finds returned letters by the date they came back, reading only what is newer than the last poll, so it cannot tell whether one without a date is new: ${OUTCOME}. ` +
-			'To watch returned letters all the same, use the Intelliprint Trigger (webhooks) and take Returned out of Statuses here.',
+			'To watch returned letters all the same, use the Intelliprint Trigger (webhooks) and take Returned out of Statuses here. (The API contract\'s returned-date: `npm run check:api` checks it on your account.)',
 	});
 
 /**
@@ -102,7 +102,7 @@ async function readReturned(ctx: IPollFunctions, watch: Watch, into: Watched): P
 	if (read.newest !== undefined && read.newest > watch.now + DAY) {
 		throw new NodeApiError(ctx.getNode(), {}, {
 			message: `Intelliprint listed a return date in the future (${read.newest}, while the time is ${watch.now})`,
-			description: `The trigger reads returned letters down to the newest return date less two days, which needs return dates in Unix seconds: ${OUTCOME}.`,
+			description: `The trigger reads returned letters down to the newest return date less two days, which needs return dates in Unix seconds (the API contract's returned-date): ${OUTCOME}.`,
 		});
 	}
 	const newestReturn = read.newest === undefined ? watch.newestReturn : Math.min(watch.now, Math.max(read.newest, watch.newestReturn ?? read.newest));

@@ -109,6 +109,12 @@ export const DETAILS: Record<AssumptionId, AssumptionDetails> = {
 		checked: 'By check:api only when `INTELLIPRINT_TEMPLATE_ID` is given (a test draft from it, deleted again).',
 		onBreach: 'The create is refused with the API\'s own message.',
 	},
+	'returned-date': {
+		usedBy: ['../IntelliprintStatusTrigger/watch.ts', '../IntelliprintStatusTrigger/readDown.ts'],
+		ifBroken: 'The Status Trigger reads returned letters newest return first, down to the newest return date it read before less two days: a list in another order, or dates in other units, would make it miss returns or read them all every poll.',
+		checked: 'Every page of returned letters: each job no later in return date than the one before it, every returned letter with a date, none past tomorrow. `npm run check:api` reads the account\'s returned letters so.',
+		onBreach: 'The poll stops and emits nothing, naming the letter or the order; its state is kept, so the next poll reads the same returns again.',
+	},
 	'postage-abroad': {
 		usedBy: ['addresses/postage.ts', 'building/postageByDestination.ts'],
 		ifBroken:

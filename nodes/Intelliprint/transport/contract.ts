@@ -21,6 +21,7 @@ export const CONTRACT = {
 	'error-answers': 'An error answer is JSON `{error: {message, type, code, param}}` with a `request-id` header, and a 4xx did nothing',
 	'mailing-lists': 'Mailing lists and their recipients answer as the official SDK documents (`/mailing_lists`, sorted on `created` or `name`)',
 	templates: '`template=<id>` on a create fills a template designed in the dashboard; no endpoint lists templates',
+	'returned-date': 'A returned letter carries `returned.date` in Unix seconds, and `sort_field=letters.returned.date` lists print jobs by their newest return date',
 	'postage-abroad':
 		"A letter goes by its job's service to the country of its address: `international` carries letters abroad (answered with `postage_service` international), a UK service letters in the UK",
 } as const;

@@ -146,10 +146,10 @@ describe('what a poll reads: returns since the last poll, other statuses within 
 });
 
 describe('answers the trigger cannot trust stop the poll, with nothing emitted and the state kept', () => {
-	it('a list out of the order asked ("list-order")', async () => {
+	it('a list out of the order of return dates asked ("returned-date")', async () => {
 		returnLetter(api, api.fake.prints.seed(1, { confirmed: true })[0].letters[0].id);
 		const poll = poller({ statuses: ['returned'], emitExisting: true }, { credentials: brokenUrl('ignoreSort') });
-		await expect(poll()).rejects.toThrow(/"list-order".*letters\.returned\.date/);
+		await expect(poll()).rejects.toThrow(/"returned-date".*letters\.returned\.date/);
 		expect(poll.state()).toEqual({});
 	});
 
