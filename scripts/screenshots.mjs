@@ -78,8 +78,8 @@ try {
 	await setUpOwnerInEditor(page, base, { email: 'owner@example.com', firstName: 'Sam', lastName: 'Sender', password: 'Intelliprint-Screens-1' });
 
 	// The Print Job Create panel.
-	await page.goto(`${base}/workflow/ipExampleMailRun`);
-	await openNode('Create print job');
+	await page.goto(`${base}/workflow/ipExamplePdfList`);
+	await openNode('Send to everyone on the list');
 	await page.getByText('Input Binary Field').first().waitFor();
 	await shot('print-job-create');
 

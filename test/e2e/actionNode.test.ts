@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { SANDBOX, startSandbox } from '../fake-api/sandbox';
+import { letterRow } from '../../nodes/Intelliprint/results/letterRow';
+import type { PrintJob } from '../../nodes/Intelliprint/results/output';
+import { overdueInvoice, overdueInvoices, publishSheet, SANDBOX, startSandbox, type OverdueInvoice } from '../fake-api/sandbox';
 import type { FakeIntelliprint } from '../fake-api/server';
-import { N8nInstance, ROOT, type ExecutionResult } from './n8n';
+import { N8nInstance, ROOT, type ExecutionResult, type RunItem } from './n8n';
 import { suiteN8n } from './server';
 
 /** This file's own sandbox account on the suite's shared n8n (see startSandbox). */
@@ -25,6 +27,19 @@ beforeAll(async () => {
 afterAll(async () => fake?.stop());
 
 const node = (result: ExecutionResult | undefined, name: string) => N8nInstance.node(result, name);
+
+/** The scheduled mail run's Intelliprint node and its summary. */
+const SEND = 'Send the rows not sent yet';
+const SUMMARY = 'Letters sent now and already sent';
+
+/** Each letter item is paired with the sheet's rows it carried, and each of those rows is its customer's. */
+function expectPairedWithOwnRow(items: RunItem[], sheet: OverdueInvoice[]): void {
+	for (const item of items) {
+		const paired = (item as RunItem & { pairedItem?: { item: number } | Array<{ item: number }> }).pairedItem;
+		const rows = (Array.isArray(paired) ? paired : [paired]).map((pair) => sheet[pair!.item]);
+		expect(rows.map((row) => row?.name)).toEqual(rows.map(() => item.json.name));
+	}
+}
 
 describe('the packed package inside real n8n (n8n execute)', () => {
 	it('creates a job from a 100-letter PDF split on "Dear" without the EMAIL ONLY letters, confirms, lists and cancels it', async () => {
@@ -59,14 +74,53 @@ describe('the packed package inside real n8n (n8n execute)', () => {
 		expect(letters[0].json).toMatchObject({ pages: 4, sheets: 2, name: 'Customer 001' });
 	});
 
-	it('runs the "scheduled mail run" example: 90 letters and their cost summarised', async () => {
-		const { result, exitCode, output } = await n8n.execute('ipExampleMailRun');
-		expect(exitCode, output).toBe(0);
-		const [summary] = node(result, 'Summary of letters and cost').items;
-		expect(summary.json.count_id).toBe(90);
-		// Whole pence: a sum over 100 letters without float noise.
-		expect(Number.isInteger(summary.json.sum_cost_after_tax_pence)).toBe(true);
-		expect(Number(summary.json.sum_cost_after_tax_pence)).toBeGreaterThan(9000);
+	it('runs the "scheduled mail run" example on a growing sheet: 100 letters on day 1, on day 2 only the 20 new rows, each invoice one letter', async () => {
+		const day1 = overdueInvoices();
+		publishSheet(fake, day1);
+		const first = await n8n.execute('ipExampleMailRun');
+		expect(first.exitCode, first.output).toBe(0);
+		const sent1 = node(first.result, SEND).items;
+		expect(sent1).toHaveLength(100);
+		expect(sent1.filter((item) => item.json.already_sent === true)).toEqual([]);
+		expectPairedWithOwnRow(sent1, day1);
+		const [summary1] = node(first.result, SUMMARY).items;
+		expect(summary1.json).toMatchObject({ letters_sent_now: 100, already_sent: 0, address_changed: [] });
+		expect(summary1.json.print_jobs).toHaveLength(1);
+		// Summed in whole pence: no float noise over 100 letters.
+		expect(Number(summary1.json.cost_after_tax_gbp)).toBeGreaterThan(50);
+		expect(String(summary1.json.cost_after_tax_gbp)).toMatch(/^\d+(\.\d{1,2})?$/);
+
+		// The next day the sheet has grown: 20 new invoices on top, 10 paid ones gone, 5 rows moved, one address corrected.
+		const kept = day1.filter((_, at) => at % 10 !== 3);
+		const moved = [...kept.slice(5, 10), ...kept.slice(0, 5), ...kept.slice(10)];
+		const corrected = moved.map((row) => (row.invoice === 'INV-3050' ? { ...row, address: '50 High Street\nHeadingley' } : row));
+		const added = overdueInvoices(3101, 20);
+		const day2 = [...added, ...corrected];
+		publishSheet(fake, day2);
+		const second = await n8n.execute('ipExampleMailRun');
+		expect(second.exitCode, second.output).toBe(0);
+		const sent2 = node(second.result, SEND).items;
+		expect(node(second.result, 'Rows not sent').items).toEqual([]);
+		expectPairedWithOwnRow(sent2, day2);
+		const sentNow = sent2.filter((item) => item.json.already_sent !== true);
+		expect(sentNow.map((item) => item.json.name).sort()).toEqual(added.map((row) => row.name).sort());
+		// Every other row of the sheet comes out once, already sent; the corrected one is not sent to its new address.
+		const before = sent2.filter((item) => item.json.already_sent === true);
+		expect(before.map((item) => item.json.name).sort()).toEqual(corrected.map((row) => row.name).sort());
+		expect(before.filter((item) => item.json.address_changed === true).map((item) => item.json.name)).toEqual([overdueInvoice(3050).name]);
+		expect(node(second.result, SUMMARY).items[0].json).toMatchObject({ letters_sent_now: 20, already_sent: 90, address_changed: [{ invoice: 'INV-3050', name: overdueInvoice(3050).name }] });
+
+		// Across both days, in the fake: every invoice of the sheet has exactly one letter, to the address it had when sent.
+		const letters = new Map<string, Array<{ name: string | null; line: string | null }>>();
+		for (const job of fake.createdPrintJobs().filter((one) => one.reference === 'n8n mail run')) {
+			for (const letter of job.letters) {
+				const invoice = String(letterRow(job as unknown as PrintJob, letter.id).row_id);
+				if (invoice.startsWith('INV-3')) letters.set(invoice, [...(letters.get(invoice) ?? []), letter.address]);
+			}
+		}
+		expect([...letters.keys()].sort()).toEqual([...day1, ...added].map((row) => row.invoice).sort());
+		expect([...letters].filter(([, sent]) => sent.length !== 1)).toEqual([]);
+		expect(letters.get('INV-3050')?.[0]).toMatchObject({ name: overdueInvoice(3050).name, line: overdueInvoice(3050).address });
 	});
 
 	it('sends every source to every kind of recipient as node version 1.2 offers them, each on the wire as the SDK sends it', async () => {

@@ -72,6 +72,20 @@ describe('Intelliprint Trigger in real n8n (n8n start, production URL)', () => {
 		expect(status).toBe(200);
 		const notifications = (await notificationsAfterSettling()).slice(before);
 		expect(notifications).toEqual([{ text: `The letter to Customer 2 (2 Mill Lane, York, YO1 7HH) for INV-8 (row 2) came back: Addressee gone away. Print job ${job.id} (Invoices). Their row is marked.` }]);
+
+		// One letter for two rows (One Letter per Recipient: rows 2 and 4 were to Customer 2): the message names both invoices.
+		const twoRows = encodeRows([1, 2, 3, 4].map((place) => ({ place, digest: addressDigest(recipients[place === 4 ? 1 : place - 1].address), id: `INV-${place + 6}` })), false);
+		const madeTwo = await fetch(`${SANDBOX.apiUrl}/prints`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${SANDBOX.apiKey}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ content: '<p>Dear {{name}}</p>', recipients, reference: 'Invoices', testmode: true, metadata: twoRows }),
+		});
+		const jobTwo = (await madeTwo.json()) as { id: string; letters: Array<{ id: string }> };
+		const beforeTwo = fake.notifications.length;
+		expect(await deliver({ type: 'letter.updated', id: jobTwo.letters[1].id, print_id: jobTwo.id, reference: 'Invoices', status: 'returned', returned: { date: 1795300000, reason: 'Addressee gone away' } })).toBe(200);
+		expect((await notificationsAfterSettling()).slice(beforeTwo)).toEqual([
+			{ text: `The letter to Customer 2 (2 Mill Lane, York, YO1 7HH) for INV-8, INV-10 (rows 2, 4) came back: Addressee gone away. Print job ${jobTwo.id} (Invoices). Their rows are marked.` },
+		]);
 	});
 
 	it('an event whose print job cannot be read still notifies, saying why the details are missing', async () => {

@@ -25,6 +25,43 @@ export const SANDBOX = {
 
 const FIRST_NAMES = ['Ann', 'Bob', 'Cat', 'Dan', 'Eve'];
 const TOWNS: Array<[string, string]> = [['Leeds', 'LS1 4AP'], ['York', 'YO1 7HH'], ['Bath', 'BA1 1AA'], ['Derby', 'DE1 2FS'], ['Hull', 'HU1 1AA']];
+const SURNAMES = ['Ahmed', 'Baker', 'Clarke', 'Davies', 'Evans', 'Fisher', 'Green', 'Hughes', 'Iqbal', 'Jones', 'Khan', 'Lewis', 'Morgan', 'Norris', 'Owen', 'Patel', 'Quinn', 'Roberts', 'Smith', 'Taylor', 'Usher', 'Walker', 'Young', 'Zhang'];
+
+/** One row of the sandbox's sheet of overdue invoices, as a sheet exported to JSON gives it. */
+export interface OverdueInvoice {
+	invoice: string;
+	name: string;
+	address: string;
+	postcode: string;
+	amount_due: string;
+}
+
+/** Where the sandbox publishes its sheet: `${SANDBOX.filesUrl}/demo/overdue-invoices.json`, read by the scheduled mail run. */
+export const OVERDUE_SHEET = 'overdue-invoices.json';
+
+/**
+ * The overdue invoice numbered `number` (INV-<number>), the same every time: its customer's name and address are
+ * their own (no two rows of 3001..3120 share one). Numbered from 3001, clear of the invoices other examples key on.
+ */
+export function overdueInvoice(number: number): OverdueInvoice {
+	const at = Math.max(0, number - 3001);
+	const [town, postcode] = TOWNS[at % TOWNS.length];
+	return {
+		invoice: `INV-${number}`,
+		name: `${FIRST_NAMES[at % FIRST_NAMES.length]} ${SURNAMES[Math.floor(at / FIRST_NAMES.length) % SURNAMES.length]}`,
+		address: `${at + 1} High Street\n${town}`,
+		postcode,
+		amount_due: (40 + (number % 9) * 17.5).toFixed(2),
+	};
+}
+
+/** The sheet as the sandbox starts with it: 100 overdue invoices, INV-3001 to INV-3100. */
+export const overdueInvoices = (from = 3001, count = 100): OverdueInvoice[] => Array.from({ length: count }, (_, i) => overdueInvoice(from + i));
+
+/** Publishes (or replaces) the sheet of overdue invoices on the file host, as JSON rows. */
+export function publishSheet(fake: FakeIntelliprint, rows: OverdueInvoice[]): string {
+	return fake.publish(OVERDUE_SHEET, Buffer.from(JSON.stringify(rows, null, 2)), 'application/json');
+}
 
 /**
  * Starts the sandbox. Test files that share one running n8n give their sandbox an API key of their own: n8n
@@ -38,7 +75,7 @@ export async function startSandbox(rateLimit = { requests: 100, windowMs: 60_000
 	return fake;
 }
 
-/** What the sandbox holds from the start: sample PDFs on its file host, two templates, a mailing list. */
+/** What the sandbox holds from the start: sample PDFs and a sheet on its file host, two templates, a mailing list. */
 export async function seedSandbox(fake: FakeIntelliprint): Promise<void> {
 	// The vendor's demo has 100 letters when split on "Dear"; ours marks every 10th EMAIL ONLY.
 	fake.publish('mail-merge-100.pdf', await mailMergePdf(recipients(100)));
@@ -46,6 +83,8 @@ export async function seedSandbox(fake: FakeIntelliprint): Promise<void> {
 	fake.publish('cover-letter.pdf', await mailMergePdf(recipients(1, 0)));
 	fake.publish('terms.pdf', await simplePdf(2, 'Terms and conditions page'));
 	fake.publish('leaflet.pdf', await simplePdf(1, 'Winter offers leaflet'));
+	// A sheet of overdue invoices, read as JSON rows by the scheduled mail run (which a test grows between runs).
+	publishSheet(fake, overdueInvoices());
 	fake.templates.add({
 		id: SANDBOX.templates.reminder,
 		name: 'Payment reminder',

@@ -83,8 +83,8 @@ describe('examples saved as the editor saves them', () => {
 		workflow.nodes.filter((node) => node.type.endsWith('.intelliprint')).flatMap((node) => shownMappers(node).map((mapper) => ({ name, node, mapper }))),
 	);
 
-	it('the examples that map recipients are found (rows to letters, template to rows, approve before posting)', () => {
-		expect([...new Set(withMapper.map(({ name }) => name))]).toEqual(['approve-before-posting.json', 'rows-to-letters.json', 'template-to-rows.json']);
+	it('the examples that map recipients are found (rows to letters, the scheduled mail run, template to rows, approve before posting)', () => {
+		expect([...new Set(withMapper.map(({ name }) => name))]).toEqual(['approve-before-posting.json', 'rows-to-letters.json', 'scheduled-mail-run.json', 'template-to-rows.json']);
 	});
 
 	it('every resource mapper value the panel shows is saved with its schema, as the editor keeps it', async () => {

@@ -108,6 +108,8 @@ export interface ItemShape {
 	extra?: IDataObject;
 	/** For a job made from several input items (a mail run): the job pairs with all of them. */
 	fromItems?: number[];
+	/** Added to the job's item only (not its letters'), e.g. which of its rows changed address. */
+	jobExtra?: IDataObject;
 	/**
 	 * A mail run's letter: the input items it carried (found by its address, rowRecords/), and extra fields for it.
 	 * A letter that carried none of this run's items is left out when `onlyOwnLetters` (a job an earlier run made).
@@ -120,13 +122,13 @@ export async function printJobItems(
 	ctx: IExecuteFunctions,
 	jobs: PrintJob[],
 	itemIndex: number,
-	{ extra = {}, fromItems, rowsOfLetter, onlyOwnLetters }: ItemShape = {},
+	{ extra = {}, fromItems, jobExtra, rowsOfLetter, onlyOwnLetters }: ItemShape = {},
 ): Promise<INodeExecutionData[]> {
 	const output = ctx.getNodeParameter('output', itemIndex, 'printJob') as string;
 	const simplify = ctx.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const pairedItem = fromItems ? fromItems.map((item) => ({ item })) : { item: itemIndex };
 
-	const jobItem = (job: PrintJob) => ({ json: { ...(simplify ? simplifyPrintJob(job) : job), ...extra }, pairedItem });
+	const jobItem = (job: PrintJob) => ({ json: { ...(simplify ? simplifyPrintJob(job) : job), ...extra, ...jobExtra }, pairedItem });
 	if (output !== 'letters') return jobs.map(jobItem);
 
 	const download = ctx.getNodeParameter('downloadLetterPdfs', itemIndex, false) as boolean;

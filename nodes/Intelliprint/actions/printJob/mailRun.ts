@@ -36,7 +36,7 @@ export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recip
 		for (const [jobId, held] of split.sentIn) {
 			try {
 				const job = await sentJobStill(ctx, held[0], jobId, keys.keys.get(held[0])!.key, testmode);
-				if (job) output.push(...(await sentJobItems(ctx, job, held[0], plan, heldShape(job, held, keys, split.addressChanged))));
+				if (job) output.push(...(await sentJobItems(ctx, job, held[0], plan, heldShape(ctx, job, held, keys, split.addressChanged))));
 				else {
 					// Deleted or cancelled since: its rows are sent again, and the process forgets all of their keys.
 					for (const row of held) void rememberSent(ctx, testmode, keys.keys.get(row)!.key, undefined);
@@ -67,9 +67,14 @@ export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recip
 	const userEntries = ((options.metadata as IDataObject | undefined)?.entry as unknown[] | undefined)?.length ?? 0;
 	const parts = planParts(ctx, letters, perJob, entriesForRows(userEntries), recordOf, keys?.runKey !== undefined);
 	for (const [index, part] of parts.entries()) {
-		const rowsOfDigest = new Map<string, number[]>();
-		part.records.forEach((record, at) => addTo(rowsOfDigest, record.digest, part.rows[at]));
-		const partShape: ItemShape = { fromItems: part.rows, rowsOfLetter: (letter: Letter) => ({ rows: rowsOfDigest.get(addressDigest(letter.address)) ?? [] }) };
+		const recordsOfDigest = new Map<string, Array<{ row: number; id: string | null }>>();
+		part.records.forEach((record, at) => addTo(recordsOfDigest, record.digest, { row: part.rows[at], id: record.id ?? null }));
+		// Each letter with the rows it carried, and their Row IDs (what the triggers give for it later).
+		const rowsOfLetter = (letter: Letter) => {
+			const carried = recordsOfDigest.get(addressDigest(letter.address)) ?? [];
+			return { rows: carried.map(({ row }) => row), extra: carried.length ? { row_ids: carried.map(({ id }) => id) } : {} };
+		};
+		const partShape: ItemShape = { fromItems: part.rows, rowsOfLetter };
 		try {
 			// The letter (text, template or the PDF) is the first row's, for every part of the run.
 			const source = async () => await sourceBody(ctx, first, shape, part.letters.map((letter) => recipientOfRow.get(letter.rows[0])!));
@@ -102,7 +107,7 @@ async function racedRows(ctx: IExecuteFunctions, rows: number[], keys: RunKeys, 
 	}
 	for (const [id, held] of rowsOf) {
 		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'GET', path: `/prints/${id}`, itemIndex: held[0] });
-		output.push(...(await sentJobItems(ctx, job, held[0], plan.kind === 'draft' ? plan : { kind: 'draft' }, heldShape(job, held, keys, new Set()))));
+		output.push(...(await sentJobItems(ctx, job, held[0], plan.kind === 'draft' ? plan : { kind: 'draft' }, heldShape(ctx, job, held, keys, new Set()))));
 	}
 	if (left.length) {
 		const error = new NodeOperationError(ctx.getNode(), 'Another n8n process was sending some of these rows at the same moment', {
@@ -138,7 +143,7 @@ function keysOf(ctx: IExecuteFunctions, rows: number[], recipientOf: (row: numbe
  * How a job an earlier run made comes out for the rows of this run it holds: paired with them, its letters found by
  * their keys (rowRecords/), and each row sent before to another address marked so (it is not sent again).
  */
-function heldShape(job: PrintJob, held: number[], keys: RunKeys, addressChanged: Set<number>): ItemShape {
+function heldShape(ctx: IExecuteFunctions, job: PrintJob, held: number[], keys: RunKeys, addressChanged: Set<number>): ItemShape {
 	const rowsOfKey = new Map<string, number[]>();
 	for (const row of held) {
 		addTo(rowsOfKey, keys.keys.get(row)!.key, row);
@@ -149,11 +154,12 @@ function heldShape(job: PrintJob, held: number[], keys: RunKeys, addressChanged:
 	const changedNote = (rows: number[]) => (rows.some((row) => addressChanged.has(row)) ? { address_changed: true, address_note: 'This key was sent before to another address; it was not sent again. Give the row a new key to send it to the new address.' } : {});
 	return {
 		fromItems: held,
-		extra: changed.length ? { address_changed_items: changed.map((row) => row + 1) } : {},
+		jobExtra: changed.length ? { address_changed_items: changed.map((row) => row + 1) } : {},
 		onlyOwnLetters: true,
 		rowsOfLetter: (letter: Letter) => {
 			const rows = (keysOfDigest.get(addressDigest(letter.address)) ?? []).flatMap((key) => rowsOfKey.get(key) ?? []);
-			return { rows, extra: changedNote(rows) };
+			const ids = rows.map((row) => String(ctx.getNodeParameter('options.rowId', row, '') ?? '') || null);
+			return { rows, extra: { ...(rows.length ? { row_ids: ids } : {}), ...changedNote(rows) } };
 		},
 	};
 }

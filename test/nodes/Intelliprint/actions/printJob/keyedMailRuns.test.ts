@@ -58,7 +58,10 @@ describe('Print Job → Create, a keyed mail run: each row once, whatever the sh
 			expect(item.json.name).toBe(row.name);
 		}
 		const changed = second.items.find((item) => item.json.name === 'D customer 1050');
-		expect(changed?.json).toMatchObject({ already_sent: true, address_changed: true });
+		expect(changed?.json).toMatchObject({ already_sent: true, address_changed: true, row_ids: ['D-1050'] });
+		// Only that letter says so; each letter names its row's ID.
+		expect(second.items.filter((item) => item.json.address_changed)).toHaveLength(1);
+		for (const item of second.items) expect(item.json.row_ids).toEqual([day2[(item.pairedItem as { item: number }).item].invoice_no]);
 		expect(second.items.filter((item) => item.json.already_sent === true)).toHaveLength(90);
 
 		const third = await api.run({ typeVersion: 1.1, parameters: mailRun(), items: items(day2) });
