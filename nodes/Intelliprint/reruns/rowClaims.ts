@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { listPage, type ListPage } from '../transport';
+import { listPage, MAX_PAGE_SIZE, type ListPage } from '../transport';
 import { decodeRows, MAIL_RUN_REFERENCE } from '../rowRecords';
 
 /**
@@ -54,7 +54,7 @@ async function jobsBack(ctx: IExecuteFunctions, itemIndex: number, testmode: boo
 	const jobs: IDataObject[] = [];
 	let last: ListPage<IDataObject> | undefined;
 	for (let skip = 0; ; ) {
-		const qs = { testmode, reference: MAIL_RUN_REFERENCE, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata', 'testmode', 'reference'], limit: 100, skip };
+		const qs = { testmode, reference: MAIL_RUN_REFERENCE, sort_field: 'created', sort_order: 'desc', fields: ['id', 'created', 'metadata', 'testmode', 'reference'], limit: MAX_PAGE_SIZE, skip };
 		const page: ListPage<IDataObject> = await listPage<IDataObject>(ctx, '/prints', qs, itemIndex, last);
 		last = page;
 		for (const job of page.data) {

@@ -13,6 +13,8 @@ import {
 	BUSY_VOLUME,
 	DELIVERIES,
 	deliveriesWorkflow,
+	MAIL_RUN,
+	mailRunWorkflow,
 	people,
 	POLLING,
 	pollingWorkflow,
@@ -46,6 +48,9 @@ let pollApi: FakeIntelliprint;
 /** The spending case's own fake API: its own day, no rate limit (the volume runs prove the pacing). */
 let spendApi: FakeIntelliprint;
 const SPEND_PORTS = { api: 5960, files: 5961 };
+/** The mail run case's own fake API. */
+let runApi: FakeIntelliprint;
+const RUN_PORTS = { api: 5962, files: 5963 };
 let cluster: QueueCluster;
 beforeAll(async () => {
 	api = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: LIMIT, latencyMs: LATENCY_MS }).start(
@@ -55,6 +60,7 @@ beforeAll(async () => {
 	);
 	pollApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: LIMIT }).start(POLL_PORTS.api, '127.0.0.1', POLL_PORTS.files);
 	spendApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: false }).start(SPEND_PORTS.api, '127.0.0.1', SPEND_PORTS.files);
+	runApi = await new FakeIntelliprint({ apiKey: API_KEY, rateLimit: false }).start(RUN_PORTS.api, '127.0.0.1', RUN_PORTS.files);
 	cluster = await QueueCluster.create();
 	await cluster.importCredentials([
 		// Give Up Waiting After at ten minutes, as docs/running-at-volume.md advises for several workers on one key.
@@ -68,12 +74,14 @@ beforeAll(async () => {
 		{ ...WEBHOOK_CREDENTIAL, type: 'intelliprintWebhookApi', data: { signingSecret: SECRET } },
 		{ ...POLL_CREDENTIAL, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: pollApi.url, ...PACING } },
 		{ ...SPENDING.credential, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: spendApi.url, rateLimitRequests: 100_000, dailySpendingLimit: 100 } },
+		{ ...MAIL_RUN.credential, type: 'intelliprintApi', data: { apiKey: API_KEY, baseUrl: runApi.url, rateLimitRequests: 100_000 } },
 	]);
 	const workflows = [
 		volumeWorkflow(SMOKE),
 		volumeWorkflow(VOLUME),
 		volumeWorkflow(BUSY_VOLUME),
 		volumeWorkflow(SPENDING, { testmode: false, confirmed: true }),
+		mailRunWorkflow(MAIL_RUN),
 		deliveriesWorkflow(`http://127.0.0.1:${QUEUE_PORTS.fakeFiles}/notify`),
 		pollingWorkflow(`http://127.0.0.1:${POLL_PORTS.files}/notify`, POLL_CREDENTIAL),
 	];
@@ -88,6 +96,7 @@ afterAll(async () => {
 	await api?.stop();
 	await pollApi?.stop();
 	await spendApi?.stop();
+	await runApi?.stop();
 });
 
 describe('n8n queue mode: main, 2 workers, 2 webhook processors on PostgreSQL and Redis', () => {
@@ -139,6 +148,24 @@ describe('queue mode: spending limits across two workers', () => {
 		expect(spent, JSON.stringify(measured)).toBeGreaterThan(100 - 1.02);
 		// A draft is left only where a claim did not fit even alone, and then its worker drafts no more.
 		expect(measured.drafts, JSON.stringify(measured)).toBeLessThanOrEqual(2);
+	});
+});
+
+describe('queue mode: one keyed mail run started twice at once', () => {
+	it('two executions of the same 200-row mail run, on two workers: each row one letter, the other run withdrawn', { timeout: 10 * 60_000 }, async ({ annotate }) => {
+		const body = JSON.stringify({ people: people('M', 200) });
+		const calls = await Promise.all([0, 1].map(async (processor) => await cluster.callWebhook(processor, MAIL_RUN.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body })));
+		expect(calls.map((call) => call.status)).toEqual([200, 200]);
+		const executions = await cluster.waitForExecutions(MAIL_RUN.id, 2, 8 * 60_000);
+		const workers = await Promise.all(executions.map(async (execution) => ((await cluster.workerOf(execution.id)) ?? -2) + 1));
+		const letters = new Map<string, number>();
+		const kept = [...runApi.prints.jobs.values()];
+		for (const job of kept.filter((one) => one.confirmed)) for (const letter of job.letters) letters.set(String(letter.address.name), (letters.get(String(letter.address.name)) ?? 0) + 1);
+		const measured = { workers, jobsKept: kept.length, confirmed: kept.filter((job) => job.confirmed).length, people: letters.size, postedTwice: [...letters.values()].filter((count) => count > 1).length };
+		await fs.outputJson(`${ROOT}/.e2e/queue-mail-run.json`, measured, { spaces: 2 });
+		await annotate(JSON.stringify(measured));
+		expect(new Set(workers).size, 'the two runs ran on the two workers').toBe(2);
+		expect(measured).toMatchObject({ jobsKept: 1, confirmed: 1, people: 200, postedTwice: 0 });
 	});
 });
 

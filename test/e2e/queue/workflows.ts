@@ -30,6 +30,13 @@ export const SPENDING = {
 	webhookId: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
 	credential: { id: 'ipQueueCred00003', name: 'Intelliprint (queue fake, £100 a day)' },
 };
+/** A keyed mail run started twice at once (two workers on one schedule), on its own fake API (see queueMode.test.ts). */
+export const MAIL_RUN = {
+	id: 'ipQueueMailRun01',
+	path: 'queue-mail-run',
+	webhookId: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f',
+	credential: { id: 'ipQueueCred00005', name: 'Intelliprint (queue fake, mail runs)' },
+};
 export const DELIVERIES = { id: 'ipQueueHooks0001', webhookId: '0c9d1e2f-3a4b-4c5d-8e6f-7a8b9c0d1e2f' };
 export const POLLING = { id: 'ipQueuePolling01' };
 
@@ -105,6 +112,28 @@ export function volumeWorkflow(volume: typeof VOLUME, letter: { testmode: boolea
 			Webhook: { main: [[{ node: 'People', type: 'main', index: 0 }]] },
 			People: { main: [[{ node: 'Letter', type: 'main', index: 0 }]] },
 		},
+	};
+}
+
+/** The posted people as one mail run, keyed per person: each person's letter once, however many runs start at once. */
+export function mailRunWorkflow(run: typeof MAIL_RUN) {
+	const volume = volumeWorkflow({ ...run, credential: run.credential });
+	const letter = volume.nodes[2];
+	return {
+		...volume,
+		...base(run.id, `Queue: one mail run for the posted people (${run.path})`),
+		nodes: [
+			...volume.nodes.slice(0, 2),
+			{
+				...letter,
+				typeVersion: 1.2,
+				parameters: {
+					resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}},</p>', recipientsFrom: 'allItems',
+					recipientFields: { mappingMode: 'autoMapInputData', value: null }, variables: 'none', testmode: true, confirmed: true, output: 'printJob', simplify: true,
+					options: { sentKey: '={{ $json.reference }}', rowId: '={{ $json.reference }}' },
+				},
+			},
+		],
 	};
 }
 
