@@ -34,8 +34,8 @@ async function postJob(fake: FakeIntelliprint, baseUrl: string, fields: Record<s
 }
 
 /**
- * An account with a history, the same for every mode: two live jobs; a keyed test job made through `baseUrl` (a
- * mode that renames keyed jobs renames it); and two test jobs where the one stored later was created earlier (a list
+ * An account with a history, the same for every mode: two live jobs; a keyed test job and a keyed mail run's made
+ * through `baseUrl` (a mode that renames keyed jobs renames them); and two test jobs where the one stored later was created earlier (a list
  * sorted on the order jobs were stored shows them out of order).
  */
 async function accountWithHistory(baseUrl?: (fake: FakeIntelliprint) => string, options: Parameters<typeof startFakeIntelliprint>[0] = {}): Promise<FakeIntelliprint> {
@@ -45,6 +45,8 @@ async function accountWithHistory(baseUrl?: (fake: FakeIntelliprint) => string, 
 	// A letter that came back, for the returned-date row.
 	fake.prints.setLetterStatus(live.letters[0].id, 'returned', { returned: { date: Math.floor(Date.now() / 1000) - 3600, reason: 'Gone away', acknowledged: false } });
 	await postJob(fake, baseUrl?.(fake) ?? fake.url, { reference: 'key-0001', 'metadata[n8n_sent_key]': 'key-0001' });
+	// A keyed mail run's job as the node makes it: the mail runs' reference, its rows' keys in its records.
+	await postJob(fake, baseUrl?.(fake) ?? fake.url, { reference: 'n8n mail run', 'metadata[n8n_rows]': '1', 'metadata[n8n_addr]': 'abcdef', 'metadata[n8n_keys]': '["INV-1"]' });
 	const newer = await postJob(fake, fake.url, { reference: 'history-newer' });
 	const older = await postJob(fake, fake.url, { reference: 'history-older' });
 	fake.prints.jobs.get(older.id)!.created = newer.created - 100;
@@ -67,7 +69,8 @@ describe('check:api against an API as the node expects it', () => {
 			const { rows, log, made, requests } = await check(fake, fake.url);
 			expect(rows.map((row) => row.assumption)).toEqual(ids);
 			expect(Object.fromEntries(rows.map((row) => [row.assumption, row.verdict]))).toEqual({ ...Object.fromEntries(ids.map((id) => [id, 'held'])), 'rate-limit': 'not checked' });
-			expect(rowOf(rows, 'keyed-reference').detail).toContain('no renamed keyed job: 1 keyed among 2 live and');
+			// The keyed mail run's job (reference "n8n mail run") is keyed as the node makes it, not a renamed job.
+			expect(rowOf(rows, 'keyed-reference').detail).toContain('no renamed keyed job: 2 keyed among 2 live and');
 			expect(rowOf(rows, 'templates').detail).toContain(TEMPLATE);
 			// The pair the node sends, made and priced; the three it never sends told as the account answered them (the fake refuses them).
 			const abroad = rowOf(rows, 'postage-abroad').detail;
@@ -136,7 +139,10 @@ describe('check:api against each of the fake\'s broken modes', () => {
 			expect(made.every((job) => job.testmode)).toBe(true);
 			expect(formatTable(rows)).toContain('what the node does: ');
 			if (mode === 'noInternational') expect(rowOf(rows, 'postage-abroad').detail).toMatch(/^POST \/prints with postage\[service\]=international to Paris, France \(FR\): refused: HTTP 400 parameter_invalid: .*not available on this account; the node sends every letter abroad by international: with it refused, no row abroad can be sent$/);
-			if (mode === 'renamedKeys') expect(rowOf(rows, 'keyed-reference').detail).toMatch(/1 keyed print job\(s\) .*print_\w+ \(key "key-0001", reference "Renamed key-0001"\)/);
+			if (mode === 'renamedKeys') {
+				expect(rowOf(rows, 'keyed-reference').detail).toMatch(/^2 keyed print job\(s\) .*print_\w+ \(key "key-0001", reference "Renamed key-0001"\)/);
+				expect(rowOf(rows, 'keyed-reference').detail).toMatch(/print_\w+ \(a keyed mail run, reference "Renamed n8n mail run"\)/);
+			}
 		} finally {
 			await fake.stop();
 		}
