@@ -7,15 +7,16 @@ import { apiRequest, apiRequestAllItems, EXPECT, type FormObject } from '../tran
 
 /**
  * The one door every print job's postage goes through (docs/letters-abroad.md): before it is made, the service that can
- * carry its letters where they go; after, the API's answer held to it, letter by letter. A job is never confirmed with
- * a letter on a service that cannot carry it there: the contract's `postage-abroad`, held to every answer here.
+ * carry its letters where they go; after, the API's answer held to it, letter by letter. A draft with a letter on a
+ * service that cannot carry it there is never confirmed, and a job confirmed with one (a PDF's own addresses show only
+ * in the answer) is cancelled at once: the contract's `postage-abroad`, held to every answer here.
  */
 
 /** What the node knows of a job's postage before it is made. */
 export interface JobPostage {
 	/** The service to send (undefined: the item's own Postage, or the API's default, for letters whose addresses the node cannot see). */
 	service?: string;
-	/** The addresses are the PDF's own: only the API's answer shows where the letters go, so a confirm waits for it. */
+	/** The addresses are the PDF's own: only the API's answer shows where the letters go (it is held to them, cancelMisfit). */
 	unseen: boolean;
 }
 
@@ -87,4 +88,25 @@ export async function serviceFitsDraft(ctx: IExecuteFunctions, itemIndex: number
 		itemIndex,
 		description: `Nothing was changed. ${service === INTERNATIONAL ? 'International is for letters abroad: choose a UK service for letters in the UK.' : 'Letters abroad go International.'} A job whose letters go both to the UK and abroad cannot have one service: delete it and send its rows again (a mail run makes one print job per service).`,
 	});
+}
+
+/**
+ * A job confirmed on create whose answer shows a letter its service cannot carry (lettersFit's `misfit`): cancelled
+ * at once, so that nothing goes underpaid. Deleting a confirmed job cancels its letters still waiting to print and
+ * refunds them (the API's lifecycle); one made seconds ago has no letter printing yet. This costs a request only when a
+ * letter misfits, where holding every job as a draft until its answer is read would cost one more for every job.
+ */
+export async function cancelMisfit(ctx: IExecuteFunctions, itemIndex: number, job: PrintJob, misfit: NodeOperationError): Promise<NodeOperationError> {
+	let left: string;
+	try {
+		const after = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'DELETE', path: `/prints/${job.id}`, itemIndex });
+		const live = (after.letters ?? []).filter((letter) => letter.status !== 'cancelled');
+		left = live.length
+			? `Intelliprint cancelled it, but ${live.length} of its letters were no longer waiting to print (${live.map((letter) => `${letter.id}: ${letter.status}`).slice(0, 3).join(', ')}): they may go out as they are; ask Intelliprint's support to stop them.`
+			: 'It was cancelled at once, and its letters refunded: none goes out.';
+	} catch (error) {
+		left = `Cancelling it failed (${(error as Error).message}): cancel it now with Print Job → Cancel or Delete, before its letters print.`;
+	}
+	misfit.description = `The job's addresses were the PDF's own, so only Intelliprint's answer showed where its letters go. ${left} Send it again with the service that carries them (letters abroad go International), with the addresses in the UK and abroad in separate PDFs.`;
+	return misfit;
 }

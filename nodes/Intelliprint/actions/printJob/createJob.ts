@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeError } from 'n8n-workflow';
+import { NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { checkSent, earlierHolders, keyedReference, rememberSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
 import { asNodeError, recordCreated, noteJob, printJobItems, type ItemShape, type PrintJob } from '../../results';
-import { buildPrintJobBody, explainTooLarge, lettersFit, postageOfJob, type MailRunPart } from '../../building';
+import { buildPrintJobBody, cancelMisfit, explainTooLarge, lettersFit, postageOfJob, type MailRunPart } from '../../building';
 import { confirmById, confirmWithinLimits, handBack, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
 import { apiRequest, connectionSettings, createBody, EXPECT, keptMetadataOrThrow, refuseWhereMetadataDropped, type FormObject } from '../../transport';
@@ -126,8 +126,9 @@ export async function createJob(
 		// The service that carries the letters where they go (postageByDestination.ts); a PDF's own addresses show only in the answer.
 		const postage = await postageOfJob(ctx, itemIndex, sourced, part?.service);
 		if (postage.service) settings.postage = { ...((settings.postage as FormObject) ?? {}), service: postage.service };
-		// A keyed mail run's part is confirmed once no job made before it holds its rows (reruns/rowClaims.ts).
-		const confirmAfter = (postage.unseen || part?.keyed === true) && plan.kind === 'now';
+		// A keyed mail run's part is confirmed once no job made before it holds its rows (reruns/rowClaims.ts). A PDF whose
+		// own addresses only the answer shows is confirmed on create: one that misfits is cancelled at once (cancelMisfit).
+		const confirmAfter = part?.keyed === true && plan.kind === 'now';
 		if (confirmAfter) settings.confirmed = false;
 		// A mailing list's letters are its recipients: the job names the list, so a trigger can find each letter's.
 		if (typeof sourced.mailing_list === 'string') settings.metadata = { ...(settings.metadata as Record<string, string>), [ROW_FIELDS.list]: sourced.mailing_list };
@@ -150,7 +151,7 @@ export async function createJob(
 		} catch (misfit) {
 			// A draft made for a confirm under the daily limit gives its claim back: it will not be confirmed.
 			if (plan.kind === 'checked') await handBack({ ctx, itemIndex, draft: job, limitKey: (await connectionSettings(ctx)).limitKey });
-			throw asNodeError(ctx, misfit);
+			throw job.confirmed === true && misfit instanceof NodeOperationError ? await cancelMisfit(ctx, itemIndex, job, misfit) : asNodeError(ctx, misfit);
 		}
 		if (part?.keyed && part.raced) {
 			const holders = await earlierHolders(ctx, itemIndex, testmode, job, new Set(part.records.flatMap((record) => (record.key ? [record.key] : []))), answeredAt);

@@ -118,40 +118,52 @@ describe('letters abroad: postage by destination', () => {
 		expect(api.apiCalls().filter((call) => call.method === 'POST')).toHaveLength(posted);
 	});
 
-	it('a PDF that carries its own addresses is confirmed only once the answer shows every letter fits its service', async () => {
+	it('a PDF that carries its own addresses is confirmed on create, one request: its answer is held to the service after', async () => {
 		const pdf = (extra: Record<string, unknown>) => ({ resource: 'printJob', operation: 'create', binaryPropertyName: 'data', testmode: true, confirmed: true, ...extra });
 		const good = await api.run({ parameters: pdf({}), items: [pdfItem(onePage)] });
 		expect(good.items[0].json.confirmed).toBe(true);
-		expect(api.apiCalls().map((call) => `${call.method} ${call.body?.confirmed ?? ''}`)).toEqual(['POST false', 'POST true']);
+		expect(api.apiCalls().map((call) => `${call.method} ${call.body?.confirmed ?? ''}`)).toEqual(['POST true']);
 		// The fake reads these letters as in the UK: International cannot carry them, and the draft is not confirmed.
 		const wrong = await api.run({ parameters: pdf({ options: { postage: { values: { service: 'international' } } } }), items: [pdfItem(onePage)] });
 		expect(wrong.error).toBeDefined();
 	});
 });
 
-describe('an answer whose letters its service cannot carry is never confirmed', () => {
+describe('an answer whose letters its service cannot carry: a draft never confirmed, a confirmed job cancelled at once', () => {
 	const pdf = (extra: Record<string, unknown>) => ({ resource: 'printJob', operation: 'create', binaryPropertyName: 'data', testmode: true, confirmed: true, ...extra });
 	const keyed = (service: string) => pdf({ options: { sentKey: 'pdf-misfit-1', postage: { values: { service } } } });
 	const jobsOfKey = () => jobsMade().filter((job) => job.metadata.n8n_sent_key === 'pdf-misfit-1');
 
-	it('not when made, not on a rerun; the advice followed (delete the draft, send again) sends it once', async () => {
+	it('a PDF confirmed on create whose letter misfits is cancelled at once and refunded; the advice followed (send again with the right service) sends it once', async () => {
 		// An API that takes any service: the PDF's letters (read as in the UK) are made on International.
 		api.fake.anyService = true;
 		try {
+			api.fake.resetRecording();
 			const first = await api.run({ parameters: keyed('international'), items: [pdfItem(onePage)] });
-			const [draft] = jobsOfKey();
-			expect(first.error?.message).toBe(`Print job ${draft.id} has 1 letter(s) on a service that cannot carry them: ${draft.letters[0].id} to the United Kingdom (GB) goes by international`);
-			expect(first.error?.description).toContain('It was kept as a draft and not confirmed');
-			// The rerun finds the draft under its key, and holds it to its postage as the first run did.
-			const again = await api.run({ parameters: keyed('international'), items: [pdfItem(onePage)] });
-			expect(again.error?.message).toBe(first.error?.message);
-			expect(jobsOfKey().map((job) => job.confirmed)).toEqual([false]);
-			// "delete the draft (Print Job → Cancel or Delete) and send again"
-			const deleted = await api.run({ parameters: { resource: 'printJob', operation: 'delete', printJob: { __rl: true, mode: 'id', value: draft.id } }, items: [{ json: {} }] });
-			expect(deleted.error).toBeUndefined();
+			const [made] = jobsOfKey();
+			expect(first.error?.message).toBe(`Print job ${made.id} has 1 letter(s) on a service that cannot carry them: ${made.letters[0].id} to the United Kingdom (GB) goes by international`);
+			expect(first.error?.description).toContain('It was cancelled at once, and its letters refunded: none goes out.');
+			expect(made.letters.map((letter) => letter.status)).toEqual(['cancelled']);
+			expect(api.apiCalls().filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.body?.confirmed ?? ''}`)).toEqual(['POST true', 'DELETE ']);
+			// "Send it again with the service that carries them": the cancelled job no longer counts under the key.
 			const sent = await api.run({ parameters: keyed('uk_second_class'), items: [pdfItem(onePage)] });
 			expect(sent.error).toBeUndefined();
-			expect(jobsOfKey().filter((job) => api.fake.prints.jobs.has(job.id)).map((job) => [job.postage?.service, job.confirmed])).toEqual([['uk_second_class', true]]);
+			const live = jobsOfKey().filter((job) => job.letters.some((letter) => letter.status !== 'cancelled'));
+			expect(live.map((job) => [job.postage?.service, job.confirmed])).toEqual([['uk_second_class', true]]);
+		} finally {
+			api.fake.anyService = false;
+		}
+	});
+
+	it('a draft (Confirm off) whose letter misfits stays a draft, and a rerun with Confirm on does not confirm it', async () => {
+		api.fake.anyService = true;
+		try {
+			const draftOf = (confirmed: boolean) => ({ ...keyed('international'), confirmed, options: { sentKey: 'pdf-misfit-2', postage: { values: { service: 'international' } } } });
+			const first = await api.run({ parameters: draftOf(false), items: [pdfItem(onePage)] });
+			expect(first.error?.description).toContain('It was kept as a draft and not confirmed');
+			const again = await api.run({ parameters: draftOf(true), items: [pdfItem(onePage)] });
+			expect(again.error?.message).toBe(first.error?.message);
+			expect(jobsMade().filter((job) => job.metadata.n8n_sent_key === 'pdf-misfit-2').map((job) => job.confirmed)).toEqual([false]);
 		} finally {
 			api.fake.anyService = false;
 		}
