@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { entriesWith, rowCost, type RowRecord } from '../rowRecords';
@@ -81,7 +81,9 @@ export interface MailRunPart {
 	/** The run's one key, when the whole run was given one (building/mailRunKeys.ts). */
 	runKey?: string;
 	/** What comes out for the part's rows when another process's job, made first, holds some of them (reruns/rowClaims.ts). */
-	raced?: (holders: Map<string, string[]>) => Promise<INodeExecutionData[]>;
+	raced?: (draft: IDataObject, holders: Map<string, string[]>) => Promise<INodeExecutionData[]>;
+	/** Set by a run that checks all its parts' drafts at once: the draft made is handed over, unconfirmed. */
+	defer?: (draft: IDataObject, answeredAt: number) => void;
 }
 
 /** "Too large" for a mail run names the setting that makes the requests smaller. */

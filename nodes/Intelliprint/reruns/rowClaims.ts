@@ -24,23 +24,45 @@ const earlier = (a: IDataObject, b: IDataObject) => made(a) < made(b) || (made(a
 
 /** The jobs made before `draft` that hold some of `keys`: job ID → the keys it holds. Throws when the draft is not listed in time. */
 export async function earlierHolders(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, draft: IDataObject, keys: Set<string>, answeredAt: number): Promise<Map<string, string[]>> {
-	await sleep(Math.max(0, answeredAt + SETTLE_MS - Date.now()));
+	return (await earlierHoldersOfEach(ctx, itemIndex, testmode, [{ draft, keys }], answeredAt)).get(String(draft.id))!;
+}
+
+/**
+ * The same for several drafts of one run at once (its parts, made one after another): one wait, from the last one's
+ * answer, and one read for all of them. Draft ID → (job ID → the keys it holds of that draft's).
+ */
+export async function earlierHoldersOfEach(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	testmode: boolean,
+	drafts: Array<{ draft: IDataObject; keys: Set<string> }>,
+	lastAnsweredAt: number,
+): Promise<Map<string, Map<string, string[]>>> {
+	await sleep(Math.max(0, lastAnsweredAt + SETTLE_MS - Date.now()));
 	const deadline = Date.now() + WAIT_MS;
+	const oldest = Math.min(...drafts.map(({ draft }) => made(draft)));
 	for (let pause = 200; ; pause = Math.min(pause * 2, 2_000)) {
-		const listed = await jobsBack(ctx, itemIndex, testmode, made(draft) - RACE_WINDOW_SECONDS);
-		const self = listed.find((job) => job.id === draft.id);
-		if (self) {
-			const holders = new Map<string, string[]>();
-			for (const job of listed) {
-				if (job.id === draft.id || !earlier(job, self)) continue;
-				const held = (decodeRows(job.metadata as IDataObject | undefined) ?? []).flatMap((record) => (record.key && keys.has(record.key) ? [record.key] : []));
-				if (held.length) holders.set(String(job.id), held);
+		const listed = await jobsBack(ctx, itemIndex, testmode, oldest - RACE_WINDOW_SECONDS);
+		const byId = new Map(listed.map((job) => [String(job.id), job]));
+		const missing = drafts.filter(({ draft }) => !byId.has(String(draft.id)));
+		if (!missing.length) {
+			const result = new Map<string, Map<string, string[]>>();
+			for (const { draft, keys } of drafts) {
+				const self = byId.get(String(draft.id))!;
+				const holders = new Map<string, string[]>();
+				for (const job of listed) {
+					if (job.id === draft.id || !earlier(job, self)) continue;
+					const held = (decodeRows(job.metadata as IDataObject | undefined) ?? []).flatMap((record) => (record.key && keys.has(record.key) ? [record.key] : []));
+					if (held.length) holders.set(String(job.id), held);
+				}
+				result.set(String(draft.id), holders);
 			}
-			return holders;
+			return result;
 		}
 		if (Date.now() + pause > deadline) {
+			const ids = missing.map(({ draft }) => String(draft.id)).join(', ');
 			throw new NodeApiError(ctx.getNode(), {}, {
-				message: `Intelliprint did not list draft ${String(draft.id)} within ${WAIT_MS / 1000} seconds`,
+				message: `Intelliprint did not list draft ${ids} within ${WAIT_MS / 1000} seconds`,
 				description: `So whether another n8n process sent these rows at the same moment cannot be told, and the draft was not confirmed. Run again later: Skip Items Already Sent finds the draft and confirms it, or the other process's job.`,
 				itemIndex,
 			});

@@ -153,15 +153,15 @@ export async function createJob(
 			if (plan.kind === 'checked') await handBack({ ctx, itemIndex, draft: job, limitKey: (await connectionSettings(ctx)).limitKey });
 			throw job.confirmed === true && misfit instanceof NodeOperationError ? await cancelMisfit(ctx, itemIndex, job, misfit) : asNodeError(ctx, misfit);
 		}
+		// A run that checks all its parts at once (mailRun.ts) takes the draft; under a daily limit each part goes alone.
+		if (part?.keyed && part.defer && plan.kind !== 'checked') {
+			part.defer(job, answeredAt);
+			return await printJobItems(ctx, [job], itemIndex, { ...shape, extra: { ...extra, ...shape.extra } });
+		}
 		if (part?.keyed && part.raced) {
 			const holders = await earlierHolders(ctx, itemIndex, testmode, job, new Set(part.records.flatMap((record) => (record.key ? [record.key] : []))), answeredAt);
-			if (holders.size) {
-				// Another process made its job first: this draft goes (free), and its rows are told where they went.
-				await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'DELETE', path: `/prints/${job.id}`, itemIndex });
-				const holderOf = new Map([...holders].flatMap(([id, keys]) => keys.map((key) => [key, id] as const)));
-				for (const record of part.records) if (record.key) void rememberSent(ctx, testmode, record.key, holderOf.get(record.key), record.digest);
-				return await part.raced(holders);
-			}
+			// Another process made its job first: this draft goes (free), and its rows are told where they went.
+			if (holders.size) return await part.raced(job, holders);
 		}
 		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan, turn) : confirmAfter ? await confirmById(ctx, itemIndex, job.id, plan, job) : job;
 		return await printJobItems(ctx, [made], itemIndex, { ...shape, extra: { ...extra, ...shape.extra } });

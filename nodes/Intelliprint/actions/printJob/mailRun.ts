@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { rememberSent, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
-import { rowsFailed, type ItemShape, type Letter, type PrintJob } from '../../results';
+import { earlierHoldersOfEach, rememberSent, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
+import { printJobItems, rowsFailed, type ItemShape, type Letter, type PrintJob } from '../../results';
 import { distinctRecipients, noteRepeats, postageOf, type Recipient } from '../../addresses';
-import { keysOfRows, planParts, sourceBody, splitSent, type JobShape, type RunKeys, type RunLetter } from '../../building';
+import { keysOfRows, planParts, sourceBody, splitSent, type JobShape, type Part, type RunKeys, type RunLetter } from '../../building';
 import { addressDigest, decodeRows, entriesForRows, MAIL_RUN_REFERENCE, type RowRecord } from '../../rowRecords';
 import { confirmPlanOf, createJob, lookBackDays, sentJobItems, testmodeOf } from './createJob';
 import { apiRequest, EXPECT } from '../../transport';
-import type { ConfirmPlan } from '../../spending';
+import { confirmById, type ConfirmPlan } from '../../spending';
 import { LETTERS_PER_JOB } from './createOptions.description';
 
 /**
@@ -66,6 +66,8 @@ export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recip
 	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
 	const userEntries = ((options.metadata as IDataObject | undefined)?.entry as unknown[] | undefined)?.length ?? 0;
 	const parts = planParts(ctx, letters, perJob, entriesForRows(userEntries), recordOf, keys?.runKey !== undefined);
+	// A keyed run's parts are made as drafts, then checked against other processes all at once (reruns/rowClaims.ts).
+	const drafts: Drafted[] = [];
 	for (const [index, part] of parts.entries()) {
 		const recordsOfDigest = new Map<string, Array<{ row: number; id: string | null }>>();
 		part.records.forEach((record, at) => addTo(recordsOfDigest, record.digest, { row: part.rows[at], id: record.id ?? null }));
@@ -75,26 +77,81 @@ export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recip
 			return { rows: carried.map(({ row }) => row), extra: carried.length ? { row_ids: carried.map(({ id }) => id) } : {} };
 		};
 		const partShape: ItemShape = { fromItems: part.rows, rowsOfLetter };
+		const start = output.length;
+		let drafted: Omit<Drafted, 'start' | 'count'> | undefined;
 		try {
 			// The letter (text, template or the PDF) is the first row's, for every part of the run.
 			const source = async () => await sourceBody(ctx, first, shape, part.letters.map((letter) => recipientOfRow.get(letter.rows[0])!));
-			const raced = keys && (async (holders: Map<string, string[]>) => await racedRows(ctx, part.rows, keys, holders, plan));
-			const info = { number: index + 1, of: parts.length, letters: part.letters.length, keyed: Boolean(keys), service: part.service, records: part.records, runKey: keys?.runKey, raced };
+			const raced = keys && (async (draft: IDataObject, holders: Map<string, string[]>) => await racedRows(ctx, draft, part, keys, holders, plan, testmode));
+			const defer = keys && ((draft: IDataObject, answeredAt: number) => (drafted = { draft, answeredAt, part, shape: partShape }));
+			const info = { number: index + 1, of: parts.length, letters: part.letters.length, keyed: Boolean(keys), service: part.service, records: part.records, runKey: keys?.runKey, raced, defer };
 			output.push(...(await createJob(ctx, part.rows[0], source, partShape, info)));
 		} catch (caught) {
 			// With Continue On Fail a part that failed does not stop the parts after it: its rows get the error.
 			output.push(...rowsFailed(ctx, caught, part.rows));
 		}
+		if (drafted) drafts.push({ ...drafted, start, count: output.length - start });
 	}
+	if (keys && drafts.length) await settleDrafts(ctx, drafts, output, keys, plan, testmode);
 	return output;
 }
 
+/** A part's draft, made and not yet confirmed, and where its items stand in the run's output. */
+interface Drafted {
+	draft: IDataObject;
+	answeredAt: number;
+	part: Part;
+	shape: ItemShape;
+	start: number;
+	count: number;
+}
+
 /**
- * A part another n8n process sent first, in part or whole (reruns/rowClaims.ts): its draft is gone; each row the
- * other's job holds comes out with that job, as already sent; a row it does not hold gets an error that says to run
- * again (nothing of it was sent).
+ * A keyed run's drafts, checked at once against every job made before them (reruns/rowClaims.ts): one wait and one
+ * read for the whole run. Each draft no earlier job holds rows of is confirmed (Confirm on) or left a draft; one that
+ * lost a race is withdrawn (racedRows). Its items in the output are replaced by what became of it.
  */
-async function racedRows(ctx: IExecuteFunctions, rows: number[], keys: RunKeys, holders: Map<string, string[]>, plan: ConfirmPlan): Promise<INodeExecutionData[]> {
+async function settleDrafts(ctx: IExecuteFunctions, drafts: Drafted[], output: INodeExecutionData[], keys: RunKeys, plan: ConfirmPlan, testmode: boolean): Promise<void> {
+	const first = drafts[0].part.rows[0];
+	const keysOf = (part: Part) => new Set(part.records.flatMap((record) => (record.key ? [record.key] : [])));
+	let holders: Map<string, Map<string, string[]>> | undefined;
+	let unread: unknown;
+	try {
+		holders = await earlierHoldersOfEach(ctx, first, testmode, drafts.map(({ draft, part }) => ({ draft, keys: keysOf(part) })), Math.max(...drafts.map((entry) => entry.answeredAt)));
+	} catch (caught) {
+		unread = caught;
+	}
+	const replacements: INodeExecutionData[][] = [];
+	for (const entry of drafts) {
+		const itemIndex = entry.part.rows[0];
+		try {
+			if (unread) throw unread;
+			const earlier = holders!.get(String(entry.draft.id))!;
+			if (earlier.size) replacements.push(await racedRows(ctx, entry.draft, entry.part, keys, earlier, plan, testmode));
+			else if (plan.kind !== 'now') replacements.push(output.slice(entry.start, entry.start + entry.count));
+			else {
+				// A pass is good for one confirm: each draft gets its own plan.
+				const confirmed = await confirmById(ctx, itemIndex, String(entry.draft.id), await confirmPlanOf(ctx, itemIndex, true), entry.draft as PrintJob);
+				const liveRefused = output[entry.start]?.json.live_refused === true ? { live_refused: true } : {};
+				replacements.push(await printJobItems(ctx, [confirmed], itemIndex, { ...entry.shape, extra: { ...entry.shape.extra, ...liveRefused } }));
+			}
+		} catch (caught) {
+			replacements.push(rowsFailed(ctx, caught, entry.part.rows));
+		}
+	}
+	for (let at = drafts.length - 1; at >= 0; at--) output.splice(drafts[at].start, drafts[at].count, ...replacements[at]);
+}
+
+/**
+ * A part another n8n process sent first, in part or whole (reruns/rowClaims.ts): its draft is deleted (free); each
+ * row the other's job holds comes out with that job, as already sent; a row it does not hold gets an error that says
+ * to run again (nothing of it was sent).
+ */
+async function racedRows(ctx: IExecuteFunctions, draft: IDataObject, part: Part, keys: RunKeys, holders: Map<string, string[]>, plan: ConfirmPlan, testmode: boolean): Promise<INodeExecutionData[]> {
+	const rows = part.rows;
+	await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'DELETE', path: `/prints/${String(draft.id)}`, itemIndex: rows[0] });
+	const holderOf = new Map([...holders].flatMap(([id, held]) => held.map((key) => [key, id] as const)));
+	for (const record of part.records) if (record.key) void rememberSent(ctx, testmode, record.key, holderOf.get(record.key), record.digest);
 	const output: INodeExecutionData[] = [];
 	const heldBy = new Map<string, string>();
 	for (const [id, held] of holders) for (const key of held) heldBy.set(key, id);

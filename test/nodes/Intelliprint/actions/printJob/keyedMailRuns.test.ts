@@ -140,6 +140,19 @@ describe('Print Job → Create, a keyed mail run: each row once, whatever the sh
 		expect(outputs).toEqual(expect.arrayContaining([[confirmed[0].id, false], [confirmed[0].id, true]]));
 	});
 
+	it('a run of three parts, Confirm on: three drafts, one read of the list for all of them, three confirms', async () => {
+		api.fake.resetRecording();
+		const { items: out, error } = await api.run({ typeVersion: 1.1, parameters: { ...mailRun({ lettersPerJob: 10 }, 'printJob'), confirmed: true }, items: items(sheet('K', 1, 30)) });
+		expect(error).toBeUndefined();
+		expect(out.map((item) => [item.json.confirmed, item.json.letter_count])).toEqual([[true, 10], [true, 10], [true, 10]]);
+		const calls = api.apiCalls();
+		const creates = calls.filter((call) => call.method === 'POST' && call.path === '/v1/prints');
+		const confirms = calls.filter((call) => call.method === 'POST' && call.path !== '/v1/prints');
+		const raceReads = calls.filter((call) => call.method === 'GET' && call.query?.reference === 'n8n mail run');
+		expect([creates.length, raceReads.length, confirms.length]).toEqual([3, 1, 3]);
+		expect(creates.every((call) => call.body?.confirmed === false || call.body?.confirmed === 'false')).toBe(true);
+	});
+
 	it('a Reference other than the mail runs\' own is refused before anything is sent', async () => {
 		const { error } = await api.run({ typeVersion: 1.1, parameters: mailRun({ reference: 'Overdue invoices' }), items: items(sheet('R', 1, 3)) });
 		expect(error?.message).toBe('With Skip Items Already Sent on, Reference must be empty or "n8n mail run"');
