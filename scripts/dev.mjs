@@ -122,7 +122,8 @@ say(realKey
 	? `  API:        your Intelliprint account (${apiCredential.baseUrl}); the examples use Test Mode`
 	: `  Sandbox:    ${SANDBOX.apiUrl} (a fake Intelliprint API; API key ${SANDBOX.apiKey})`);
 say(`  Demo PDFs:  ${SANDBOX.filesUrl}/demo/mail-merge-100.pdf and others`);
-say('  Workflows:  "Intelliprint example: ..." (rows to letters: start here; scheduled mail run, failure alert, merge then send, a PDF to a mailing list, a template to rows, approve before posting)');
+say('  Workflows:  8 examples: "Intelliprint example: ..." (rows to letters: start here; scheduled mail run, failure alert, merge then send, a PDF to a mailing list, a template to rows, approve before posting) and "Example: an AI agent posts letters (test jobs only)"');
+say(`  Check:      INTELLIPRINT_API_KEY=${SANDBOX.apiKey} INTELLIPRINT_BASE_URL=${SANDBOX.apiUrl} npm run check:api  (what the node assumes of the API, tried on it)`);
 say('  Messages:   what the examples send to the sandbox\'s /notify (alerts, approval links) is printed here.');
 say('  Credential: "Intelliprint sandbox" is ready to use.');
 say('');

@@ -66,6 +66,8 @@ export function simplifyPrintJob(job: PrintJob): IDataObject {
 		sheets: job.sheets,
 		letter_count: letters.length,
 		letter_statuses: countByStatus(letters),
+		// A mixed UK and abroad mail run is one job per service: which one this is, without reading its letters.
+		postage_service: (job.postage as IDataObject | undefined)?.service ?? null,
 		...costFields(job.cost),
 		created: job.created,
 		confirmed_at: job.confirmed_at,
