@@ -37,7 +37,7 @@ import { createRequire } from 'node:module';
 
 import serverModule from '../test/fake-api/server.ts';
 import runnerModule from '../test/e2e/n8n.ts';
-import { markdownTable } from './measure.mjs';
+import { keysOnMoreThanOneJob, markdownTable } from './measure.mjs';
 
 const { startFakeIntelliprint } = serverModule;
 const { installN8n, N8nInstance, ROOT, usePackage } = runnerModule;
@@ -200,22 +200,6 @@ const isCreate = (request) => request.method === 'POST' && /^\/v1(-moved)?\/prin
 const isConfirm = (request) =>
 	(request.method === 'POST' && /^\/v1(-moved)?\/prints\/[^/]+$/.test(request.path) && [true, 'true'].includes(request.body?.confirmed)) ||
 	(isCreate(request) && [true, 'true'].includes(request.body?.confirmed));
-/** Keys of the run's rows that end up on more than one print job (history and the store's jobs). */
-function duplicates(fake, items) {
-	const counts = new Map(Array.from({ length: items }, (_, i) => [ref(i), 0]));
-	const history = fake.prints.history;
-	if (history) {
-		for (let i = 0; i < history.count; i++) {
-			const key = history.sentKeyAt(i);
-			if (counts.has(key) && !history.isAdopted(i)) counts.set(key, counts.get(key) + 1);
-		}
-	}
-	for (const job of fake.prints.jobs.values()) {
-		const key = job.metadata?.n8n_sent_key;
-		if (counts.has(key)) counts.set(key, counts.get(key) + 1);
-	}
-	return [...counts.values()].filter((count) => count > 1).length;
-}
 /** What the run's items say: ok, or how many failed and the first failure's words; or the run's own error. */
 function outcome(executed) {
 	const { items, error } = N8nInstance.node(executed.result, 'Create');
@@ -255,7 +239,7 @@ function measure(run, executed, mark, wallSeconds) {
 		letters,
 		skipped: items.filter((item) => item.json.already_sent === true).length,
 		drafts: created.filter((job) => !job.confirmed && run.fake.prints.jobs.has(job.id)).length,
-		duplicates: run.table.startsWith('a') ? duplicates(run.fake, run.items) : undefined,
+		duplicates: run.table.startsWith('a') ? keysOnMoreThanOneJob(run.fake, Array.from({ length: run.items }, (_, i) => ref(i))) : undefined,
 		afterFull: afterFull ? { requests: afterFull.length, lists: afterFull.filter(isList).length, creates: afterFull.filter(isCreate).length } : undefined,
 		readsBeforeFirstConfirm: run.daily > 0 && firstConfirm !== -1 ? requests.slice(0, firstConfirm).filter(isList).length : undefined,
 		gbp: created.filter((job) => job.confirmed).reduce((sum, job) => sum + (run.fake.prints.jobs.get(job.id)?.cost.after_tax ?? 0), 0) / 1e8,

@@ -82,3 +82,20 @@ export async function serverSeconds(apiUrl, apiKey, pdf, count) {
 	if (failed.length) throw new Error(`calibration: ${failed.length} of ${count} creates answered ${failed[0]}`);
 	return Number(process.hrtime.bigint() - started) / 1e9;
 }
+
+/** How many of `keys` are on more than one print job of the fake: its seeded history's and the jobs made since. */
+export function keysOnMoreThanOneJob(fake, keys) {
+	const counts = new Map(keys.map((key) => [key, 0]));
+	const history = fake.prints.history;
+	if (history) {
+		for (let i = 0; i < history.count; i++) {
+			const key = history.sentKeyAt(i);
+			if (counts.has(key) && !history.isAdopted(i)) counts.set(key, counts.get(key) + 1);
+		}
+	}
+	for (const job of fake.prints.jobs.values()) {
+		const key = job.metadata?.n8n_sent_key;
+		if (counts.has(key)) counts.set(key, counts.get(key) + 1);
+	}
+	return [...counts.values()].filter((count) => count > 1).length;
+}
