@@ -15,6 +15,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { runInEngine } from './engine.mjs';
+
 const padded = (n) => `INV-${String(n).padStart(6, '0')}`;
 const invoice = (n) => ({ invoice_no: padded(n), name: `Customer ${n}`, address: `${n} Mill Lane\nLeeds`, postcode: 'LS1 4AP', amount_due: String(10 + (n % 90)) });
 
@@ -129,24 +131,8 @@ async function worker() {
 		const workflow = new Workflow({ id: 'wf-bench', nodes, nodeTypes, active: false, settings: { executionOrder: 'v1' }, connections });
 		// Each run an execution of its own, as in n8n.
 		const executionId = `bench-${process.pid}-${++executions}`;
-		const hooks = new ExecutionLifecycleHooks('manual', executionId, { id: 'wf-bench', name: 'bench', active: false, nodes, connections: {}, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false });
-		let finished;
-		const done = new Promise((resolve) => (finished = resolve));
-		hooks.addHandler('workflowExecuteAfter', (result) => finished(result));
-		const additionalData = {
-			hooks, credentialsHelper: new Credentials(credentials), executionId, currentNodeExecutionIndex: 0, variables: {},
-			restApiUrl: 'http://localhost/rest', instanceBaseUrl: 'http://localhost/', webhookBaseUrl: 'http://localhost/webhook',
-			webhookWaitingBaseUrl: 'http://localhost/webhook-waiting', webhookTestBaseUrl: 'http://localhost/webhook-test',
-			formBaseUrl: '', formWaitingBaseUrl: '', formTestBaseUrl: '', mcpBaseUrl: '', mcpTestBaseUrl: '',
-			logAiEvent: () => {}, setExecutionStatus: () => {}, sendDataToUI: () => {}, getRunExecutionData: async () => undefined,
-		};
-		const runData = {
-			startData: {}, resultData: { runData: {} },
-			executionData: { contextData: {}, metadata: {}, waitingExecution: {}, waitingExecutionSource: null, nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }] },
-		};
 		const started = performance.now();
-		await new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(workflow);
-		const result = await done;
+		const result = await runInEngine({ WorkflowExecute, ExecutionLifecycleHooks, workflow, nodes, credentialsHelper: new Credentials(credentials), executionId });
 		return { task: result.data.resultData.runData.Intelliprint?.[0], wallMs: performance.now() - started, runError: result.data.resultData.error };
 	}
 

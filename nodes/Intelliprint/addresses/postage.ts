@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { countryLabel } from './countryNames';
+import { itemReader } from '../values';
 
 /**
  * Which postage service a letter goes by, from where it goes: the rule docs/letters-abroad.md gives with its sources.
@@ -54,7 +55,8 @@ export function postageFor(country: string, choice: PostageChoice): PostageVerdi
 
 /** The item's choice as its parameters give it: Type, and Options → Postage's Service and Postage Abroad. */
 export function postageChoiceOf(ctx: IExecuteFunctions, itemIndex: number): PostageChoice {
-	const read = (name: string, fallback: string) => String(ctx.getNodeParameter(name, itemIndex, fallback) ?? fallback) || fallback;
+	// Read through itemReader: a fixed value once per run, not through n8n for every row (two reads a row in a mail run).
+	const read = (name: string, fallback: string) => String(itemReader(ctx, name, fallback)(itemIndex) ?? fallback) || fallback;
 	const abroad = read('options.postage.values.postageAbroad', INTERNATIONAL);
 	if (abroad !== INTERNATIONAL && abroad !== 'refuse') {
 		throw new NodeOperationError(ctx.getNode(), `"${abroad.slice(0, 40)}" is not a choice of Postage Abroad`, {

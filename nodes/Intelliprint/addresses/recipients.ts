@@ -45,7 +45,8 @@ function variablesOf(ctx: IExecuteFunctions, itemIndex: number): Record<string, 
 	if (mode === 'all') {
 		for (const [key, value] of Object.entries(json)) {
 			// Placeholders hold text: nested objects and lists have no single value to print.
-			if (['string', 'number', 'boolean'].includes(typeof value)) variables[key] = String(value);
+			const type = typeof value;
+			if (type === 'string' || type === 'number' || type === 'boolean') variables[key] = String(value);
 		}
 		return variables;
 	}
@@ -105,7 +106,7 @@ export function recipientOf(ctx: IExecuteFunctions, itemIndex: number, withVaria
 		throw error;
 	}
 	// A letter goes by a service that can carry it there (postage.ts): refused here, with the address, before anything is sent.
-	if (ctx.getNodeParameter('resource', itemIndex, '') === 'printJob') postageOf(ctx, itemIndex, verdict.address.country);
+	if (itemReader(ctx, 'resource', '')(itemIndex) === 'printJob') postageOf(ctx, itemIndex, verdict.address.country);
 	return { address: verdict.address, variables: withVariables ? variablesOf(ctx, itemIndex) : {} };
 }
 

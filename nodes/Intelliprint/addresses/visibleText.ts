@@ -13,6 +13,8 @@ const SHAPING = new Set(['\u200C', '\u200D', '\u200E', '\u200F', '\u061C']);
 const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 const ANY = INVISIBLE;
 const ANY_BUT_NEWLINE = /(?!\n)[\p{Cc}\p{Cf}]/u;
+const PLAIN = /^[\x20-\x7e]*$/;
+const PLAIN_LINES = /^[\x20-\x7e\n]*$/;
 
 const NAMES: Record<string, string> = {
 	'\u202A': 'left-to-right embedding',
@@ -52,6 +54,8 @@ const LINE_BREAK = /\r\n?|[\u2028\u2029]/g;
  * one, as `refused`.
  */
 export function printedText(text: string, lines: boolean): { text: string; refused?: string } {
+	// Printable ASCII (and line breaks in address lines) has nothing to remove, replace, compose or refuse.
+	if ((lines ? PLAIN_LINES : PLAIN).test(text)) return { text: lines && text.includes('\n') ? text.split('\n').filter((line) => line.trim()).join('\n') : text };
 	const broken = text.replace(HARMLESS, '').replace(LINE_BREAK, lines ? '\n' : ' ').replace(/\t/g, ' ').normalize('NFC');
 	const cleaned = lines && broken.includes('\n') ? broken.split('\n').filter((line) => line.trim()).join('\n') : broken;
 	// Most text holds none: one test of the whole text, a character at a time only when it does (half the check's time).

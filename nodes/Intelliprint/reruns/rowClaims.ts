@@ -47,12 +47,19 @@ export async function earlierHoldersOfEach(
 		const missing = drafts.filter(({ draft }) => !byId.has(String(draft.id)));
 		if (!missing.length) {
 			const result = new Map<string, Map<string, string[]>>();
+			// Each listed job's keys decoded once for the run, not once per draft (86 drafts × 86 jobs at 100,000 rows).
+			const keysOfJob = new Map<IDataObject, string[]>();
+			const keysOf = (job: IDataObject) => {
+				let known = keysOfJob.get(job);
+				if (!known) keysOfJob.set(job, (known = (decodeRows(job.metadata as IDataObject | undefined) ?? []).flatMap((record) => (record.key ? [record.key] : []))));
+				return known;
+			};
 			for (const { draft, keys } of drafts) {
 				const self = byId.get(String(draft.id))!;
 				const holders = new Map<string, string[]>();
 				for (const job of listed) {
 					if (job.id === draft.id || !earlier(job, self)) continue;
-					const held = (decodeRows(job.metadata as IDataObject | undefined) ?? []).flatMap((record) => (record.key && keys.has(record.key) ? [record.key] : []));
+					const held = keysOf(job).filter((key) => keys.has(key));
 					if (held.length) holders.set(String(job.id), held);
 				}
 				result.set(String(draft.id), holders);

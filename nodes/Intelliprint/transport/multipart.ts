@@ -138,9 +138,36 @@ function hasFilePart(value: FormValue): boolean {
 
 /** The value as the SDK sends it, without null, undefined, empty objects and empty lists. */
 function pruned(value: FormValue): FormValue {
-	if (Array.isArray(value)) return value.map(pruned).filter((entry) => !isEmptyValue(entry));
+	// A plain object or list with nothing to drop is returned as it is, not copied: a mail run's body is 100,000
+	// recipients, and copying each (with its variables) cost more than serialising them.
+	if (Array.isArray(value)) {
+		let kept: FormValue[] | undefined;
+		for (let at = 0; at < value.length; at++) {
+			const inner = pruned(value[at]);
+			const empty = isEmptyValue(inner);
+			if (kept === undefined && (empty || inner !== value[at])) kept = value.slice(0, at);
+			if (kept !== undefined && !empty) kept.push(inner);
+		}
+		return kept ?? value;
+	}
 	if (value && typeof value === 'object' && !isFilePart(value)) {
-		return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, pruned(inner)]).filter(([, inner]) => !isEmptyValue(inner as FormValue)));
+		const object = value as Record<string, FormValue>;
+		const prototype = Object.getPrototypeOf(object);
+		// Anything but a plain object (a date from an expression, say) is copied as before: its own fields only.
+		const plain = prototype === Object.prototype || prototype === null;
+		const keys = Object.keys(object);
+		let kept: Record<string, FormValue> | undefined = plain ? undefined : {};
+		const keep = (key: string, inner: FormValue) => Object.defineProperty(kept, key, { value: inner, enumerable: true, writable: true, configurable: true });
+		for (let at = 0; at < keys.length; at++) {
+			const inner = pruned(object[keys[at]]);
+			const empty = isEmptyValue(inner);
+			if (kept === undefined && (empty || inner !== object[keys[at]])) {
+				kept = {};
+				for (let before = 0; before < at; before++) keep(keys[before], object[keys[before]]);
+			}
+			if (kept !== undefined && !empty) keep(keys[at], inner);
+		}
+		return (kept ?? object) as FormValue;
 	}
 	return value;
 }
@@ -153,5 +180,11 @@ function pruned(value: FormValue): FormValue {
 export function createBody(fields: FormObject): { multipart: MultipartBody } | { json: FormObject; length: number } {
 	if (hasFilePart(fields)) return { multipart: encodeMultipart(flattenFormFields(fields)) };
 	const json = pruned(fields) as FormObject;
-	return { json, length: Buffer.byteLength(JSON.stringify(json)) };
+	// Its size is wanted only to explain a "too large" answer: not serialised for it on every create.
+	return {
+		json,
+		get length() {
+			return Buffer.byteLength(JSON.stringify(json));
+		},
+	};
 }

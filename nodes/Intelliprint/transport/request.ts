@@ -68,7 +68,8 @@ export async function apiRequest<T = IDataObject>(ctx: IntelliprintContext, requ
 	if (request.multipart) {
 		options.headers = { ...options.headers, 'Content-Type': request.multipart.contentType, 'Content-Length': String(request.multipart.length) };
 	} else if (request.json) {
-		options.body = JSON.stringify(request.json);
+		// Bytes, not text: axios re-parses a JSON string body to check it (stringifySafely), a second pass over a mail run's body.
+		options.body = Buffer.from(JSON.stringify(request.json));
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
 	const response = await send(ctx, { options, multipart: request.multipart, repeatable, toApi: true, itemIndex: request.itemIndex });

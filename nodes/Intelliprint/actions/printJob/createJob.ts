@@ -9,13 +9,14 @@ import { liveAllowed } from '../../agent';
 import { apiRequest, connectionSettings, createBody, EXPECT, keptMetadataOrThrow, refuseWhereMetadataDropped, type FormObject } from '../../transport';
 import { encodeRows, MAIL_RUN_REFERENCE, ROW_FIELDS, UNKNOWN_DIGEST } from '../../rowRecords';
 import { applyTypeOptions } from './postcard.description';
+import { itemReader } from '../../values';
 
 /** Every item's sent key (Recipients: Each Item), so a first read of the account can stop once all are found. */
 function keysOfItems(ctx: IExecuteFunctions): Set<string> {
 	const keys = new Set<string>();
 	ctx.getInputData().forEach((_, itemIndex) => {
 		try {
-			const given = ctx.getNodeParameter('options.sentKey', itemIndex, '');
+			const given = itemReader(ctx, 'options.sentKey', '')(itemIndex);
 			if (given) keys.add(sentKeyOf(ctx, itemIndex, given));
 		} catch {
 			// An item whose key cannot be read is refused on its own turn; it is simply not looked for.
@@ -33,11 +34,11 @@ export const lookBackDays = (options: IDataObject) => Number(options.sentKeyLook
 
 /** What the spending gate says of this item's Confirm (a rerun under a sent key confirms a draft held back). */
 export async function confirmPlanOf(ctx: IExecuteFunctions, itemIndex: number, keyed: boolean): Promise<ConfirmPlan> {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	// Only this option: reading the whole collection evaluates its expressions (Skip Items Already Sent, Row ID…) again.
 	return await planConfirm(ctx, itemIndex, {
 		confirm: ctx.getNodeParameter('confirmed', itemIndex, false),
 		testmode: testmodeOf(ctx, itemIndex),
-		perJob: options.confirmUpTo,
+		perJob: ctx.getNodeParameter('options.confirmUpTo', itemIndex, null),
 		rerun: keyed ? 'confirmsDraft' : 'createsAnother',
 	});
 }
@@ -69,7 +70,7 @@ export async function sentJobItems(ctx: IExecuteFunctions, found: PrintJob | str
  */
 function rowEntries(ctx: IExecuteFunctions, itemIndex: number, part: MailRunPart | undefined): Record<string, string> {
 	if (!part) {
-		const id = String(ctx.getNodeParameter('options.rowId', itemIndex, '') ?? '');
+		const id = String(itemReader(ctx, 'options.rowId', '')(itemIndex) ?? '');
 		return encodeRows([{ place: itemIndex + 1, digest: UNKNOWN_DIGEST, ...(id ? { id } : {}) }], false);
 	}
 	return { ...encodeRows(part.records, part.runKey !== undefined), ...(part.runKey !== undefined ? { [ROW_FIELDS.runKey]: part.runKey } : {}) };

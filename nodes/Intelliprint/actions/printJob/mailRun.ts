@@ -10,6 +10,7 @@ import { confirmPlanOf, createJob, lookBackDays, sentJobItems, testmodeOf } from
 import { apiRequest, EXPECT } from '../../transport';
 import { confirmById, type ConfirmPlan } from '../../spending';
 import { LETTERS_PER_JOB } from './createOptions.description';
+import { itemReader } from '../../values';
 
 /**
  * A mail run: one letter per row (or per recipient), sent as few print jobs as its services, "Letters per Print Job"
@@ -60,8 +61,10 @@ export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recip
 	}));
 	const recordOf = (row: number, letter: RunLetter): RowRecord => {
 		const rowKey = keys?.keys.get(row);
-		const id = String(ctx.getNodeParameter('options.rowId', row, '') ?? '');
-		return { place: row + 1, digest: addressDigest(recipientOfRow.get(letter.rows[0])!.address), ...(rowKey ? { key: rowKey.key, ...(rowKey.nth ? { nth: rowKey.nth } : {}) } : {}), ...(id ? { id } : {}) };
+		const id = String(itemReader(ctx, 'options.rowId', '')(row) ?? '');
+		// A keyed row that leads its letter has its letter's digest already (building/mailRunKeys.ts).
+		const digest = rowKey && row === letter.rows[0] ? rowKey.digest : addressDigest(recipientOfRow.get(letter.rows[0])!.address);
+		return { place: row + 1, digest, ...(rowKey ? { key: rowKey.key, ...(rowKey.nth ? { nth: rowKey.nth } : {}) } : {}), ...(id ? { id } : {}) };
 	};
 	const perJob = Math.max(1, Math.floor(Number(options.lettersPerJob ?? LETTERS_PER_JOB)) || LETTERS_PER_JOB);
 	const userEntries = ((options.metadata as IDataObject | undefined)?.entry as unknown[] | undefined)?.length ?? 0;
@@ -188,7 +191,7 @@ function keysOf(ctx: IExecuteFunctions, rows: number[], recipientOf: (row: numbe
 	const given = new Map<number, string>();
 	for (const row of rows) {
 		try {
-			given.set(row, sentKeyOf(ctx, row, ctx.getNodeParameter('options.sentKey', row, '')));
+			given.set(row, sentKeyOf(ctx, row, itemReader(ctx, 'options.sentKey', '')(row)));
 		} catch (caught) {
 			output.push(...rowsFailed(ctx, caught, [row]));
 		}
@@ -215,7 +218,7 @@ function heldShape(ctx: IExecuteFunctions, job: PrintJob, held: number[], keys: 
 		onlyOwnLetters: true,
 		rowsOfLetter: (letter: Letter) => {
 			const rows = (keysOfDigest.get(addressDigest(letter.address)) ?? []).flatMap((key) => rowsOfKey.get(key) ?? []);
-			const ids = rows.map((row) => String(ctx.getNodeParameter('options.rowId', row, '') ?? '') || null);
+			const ids = rows.map((row) => String(itemReader(ctx, 'options.rowId', '')(row) ?? '') || null);
 			return { rows, extra: { ...(rows.length ? { row_ids: ids } : {}), ...changedNote(rows) } };
 		},
 	};
