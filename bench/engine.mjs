@@ -24,3 +24,29 @@ export async function runInEngine({ WorkflowExecute, ExecutionLifecycleHooks, wo
 	await new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(workflow);
 	return await done;
 }
+
+/**
+ * The credentials side of n8n for one API key credential (test/helpers/credentials.ts, cut to what the node's header
+ * credential needs): a class over n8n-workflow's ICredentialsHelper and the credential type, both passed in (a bench
+ * may load another build's).
+ */
+export function credentialsHelperClass(ICredentialsHelper, CredentialType) {
+	return class Credentials extends ICredentialsHelper {
+		constructor(data) {
+			super();
+			this.data = data;
+			this.type = new CredentialType();
+		}
+		getParentTypes() { return []; }
+		isCredentialUsableByNode() { return true; }
+		// The credential's own authenticate (a function: the Bearer header), as n8n's CredentialsHelper calls it.
+		async authenticate(credentials, _typeName, requestOptions) { return await this.type.authenticate(credentials, requestOptions); }
+		async preAuthentication() { return undefined; }
+		async runPreAuthentication() { return undefined; }
+		async getCredentials() { throw new Error('not used'); }
+		async getDecrypted() { return { ...this.data }; }
+		async updateCredentials() {}
+		async updateCredentialsOauthTokenData() {}
+		getCredentialsProperties() { return this.type.properties; }
+	};
+}

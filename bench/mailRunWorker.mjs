@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { runInEngine } from './engine.mjs';
+import { credentialsHelperClass, runInEngine } from './engine.mjs';
 
 const padded = (n) => `INV-${String(n).padStart(6, '0')}`;
 const invoice = (n) => ({ invoice_no: padded(n), name: `Customer ${n}`, address: `${n} Mill Lane\nLeeds`, postcode: 'LS1 4AP', amount_due: String(10 + (n % 90)) });
@@ -86,27 +86,7 @@ async function worker() {
 	const { Intelliprint } = load('nodes/Intelliprint/Intelliprint.node');
 	const { IntelliprintApi } = load('credentials/IntelliprintApi.credentials');
 
-	/** The credentials side of n8n (test/helpers/credentials.ts, cut to what the node's header credential needs). */
-	class Credentials extends ICredentialsHelper {
-		constructor(data) {
-			super();
-			this.data = data;
-			this.type = new IntelliprintApi();
-		}
-		getParentTypes() { return []; }
-		isCredentialUsableByNode() { return true; }
-		async authenticate(credentials, _typeName, requestOptions) {
-			// The credential's own authenticate (a function: the Bearer header), as n8n's CredentialsHelper calls it.
-			return await this.type.authenticate(credentials, requestOptions);
-		}
-		async preAuthentication() { return undefined; }
-		async runPreAuthentication() { return undefined; }
-		async getCredentials() { throw new Error('not used'); }
-		async getDecrypted() { return { ...this.data }; }
-		async updateCredentials() {}
-		async updateCredentialsOauthTokenData() {}
-		getCredentialsProperties() { return this.type.properties; }
-	}
+	const Credentials = credentialsHelperClass(ICredentialsHelper, IntelliprintApi);
 
 	/** The sheet: a node that outputs the day's rows, as n8n's Google Sheets node would. */
 	let rows = [];

@@ -35,7 +35,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 
 import { summarise } from './cpuProfile.mjs';
-import { runInEngine } from './engine.mjs';
+import { credentialsHelperClass, runInEngine } from './engine.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const say = (text) => process.stdout.write(`${text}\n`);
@@ -86,23 +86,7 @@ async function worker() {
 	// As n8n 2.41's start-up does (base-command.ts), with @n8n/config's defaults.
 	if (engine === 'vm') await Expression.initExpressionEngine({ engine: 'vm', poolSize: 1, maxCodeCacheSize: 1024, bridgeTimeout: 5000, bridgeMemoryLimit: 128, lazyAcquire: false, compileCache: false });
 
-	class Credentials extends ICredentialsHelper {
-		constructor(data) {
-			super();
-			this.data = data;
-			this.type = new IntelliprintApi();
-		}
-		getParentTypes() { return []; }
-		isCredentialUsableByNode() { return true; }
-		async authenticate(credentials, _typeName, requestOptions) { return await this.type.authenticate(credentials, requestOptions); }
-		async preAuthentication() { return undefined; }
-		async runPreAuthentication() { return undefined; }
-		async getCredentials() { throw new Error('not used'); }
-		async getDecrypted() { return { ...this.data }; }
-		async updateCredentials() {}
-		async updateCredentialsOauthTokenData() {}
-		getCredentialsProperties() { return this.type.properties; }
-	}
+	const Credentials = credentialsHelperClass(ICredentialsHelper, IntelliprintApi);
 	let rows = [];
 	class Rows {
 		description = { displayName: 'Rows', name: 'rows', group: ['input'], version: 1, description: '', defaults: { name: 'Rows' }, inputs: [NodeConnectionTypes.Main], outputs: [NodeConnectionTypes.Main], properties: [] };
