@@ -6,6 +6,7 @@ import { letterRow } from '../../nodes/Intelliprint/results/letterRow';
 import type { PrintJob } from '../../nodes/Intelliprint/results/output';
 import { LINE, ROOT, type ExecutionResult, type RunItem } from './n8n';
 import { executeOnce, mainTo } from './server';
+import { customerOf, invoiceSheet } from '../helpers/invoiceSheet';
 
 /**
  * Issue 55 in real n8n: a scheduled mail run keyed as the docs advise (Skip Items Already Sent and Row ID = the
@@ -17,23 +18,8 @@ import { executeOnce, mainTo } from './server';
  * triggers give).
  */
 const WORKFLOW = 'ipMailRunReruns01';
-type Row = { invoice: string; name: string; address: string; postcode: string };
-/** The sheet of a day: this test's, and (its source) the Code node's. */
-function sheet(day: number, size: number, shareEvery: number): Row[] {
-	const row = (n: number) => {
-		const a = shareEvery && n % shareEvery === 0 ? n - 1 : n;
-		return { invoice: `INV-${n}`, name: `Customer ${a}`, address: `${a} Mill Lane\nLeeds`, postcode: 'LS1 4AP' };
-	};
-	let rows = Array.from({ length: size }, (_, i) => row(i + 1));
-	if (day >= 2) {
-		rows = rows.filter((_, i) => !(i < 100 && i % 10 === 3));
-		rows = [...rows.slice(5, 10), ...rows.slice(0, 5), ...rows.slice(10)];
-		rows = rows.map((r) => (r.invoice === 'INV-50' ? { ...r, address: '50 Mill Lane\nHeadingley' } : r));
-		rows = [...Array.from({ length: 20 }, (_, i) => row(size + 1 + i)), ...rows];
-	}
-	return rows;
-}
-const SHEET = sheet.toString();
+const sheet = invoiceSheet;
+const SHEET = invoiceSheet.toString();
 
 const CASES = {
 	'100 rows': { size: 100, olpr: false, perJob: 10_000 },
@@ -95,9 +81,7 @@ function ledger(name: Case) {
 				if (id === null) continue;
 				posted.set(id, (posted.get(id) ?? 0) + 1);
 				// The row a letter names must be the customer it went to (a shared address names each row of it).
-				const n = Number(id.slice(4));
-				const customer = `Customer ${shareEvery(name) && n % shareEvery(name) === 0 ? n - 1 : n}`;
-				if (customer !== letter.address?.name) misnamed++;
+				if (customerOf(id, shareEvery(name)) !== letter.address?.name) misnamed++;
 			}
 		}
 	}

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FakeIntelliprint } from '../../fake-api/server';
 import { ROOT } from '../n8n';
+import { customerOf, invoiceSheet } from '../../helpers/invoiceSheet';
+import { letterRow } from '../../../nodes/Intelliprint/results/letterRow';
+import type { PrintJob } from '../../../nodes/Intelliprint/results/output';
 import { signedDelivery } from '../signedDelivery';
 import { QUEUE_PORTS, QueueCluster } from './cluster';
 import { measure } from './volume';
@@ -14,6 +17,7 @@ import {
 	DELIVERIES,
 	deliveriesWorkflow,
 	MAIL_RUN,
+	MAIL_RUN_PARTS,
 	mailRunWorkflow,
 	people,
 	POLLING,
@@ -82,6 +86,7 @@ beforeAll(async () => {
 		volumeWorkflow(BUSY_VOLUME),
 		volumeWorkflow(SPENDING, { testmode: false, confirmed: true }),
 		mailRunWorkflow(MAIL_RUN),
+		mailRunWorkflow(MAIL_RUN_PARTS, 1_000),
 		deliveriesWorkflow(`http://127.0.0.1:${QUEUE_PORTS.fakeFiles}/notify`),
 		pollingWorkflow(`http://127.0.0.1:${POLL_PORTS.files}/notify`, POLL_CREDENTIAL),
 	];
@@ -166,6 +171,50 @@ describe('queue mode: one keyed mail run started twice at once', () => {
 		await annotate(JSON.stringify(measured));
 		expect(new Set(workers).size, 'the two runs ran on the two workers').toBe(2);
 		expect(measured).toMatchObject({ jobsKept: 1, confirmed: 1, people: 200, postedTwice: 0 });
+	});
+});
+
+describe('queue mode: a scheduled mail run over a sheet that changes', () => {
+	it.for([100, 10_000])('%i rows, parts of 1,000: day 1, day 2 (20 on top, 10 removed, 5 moved, 1 readdressed), day 2 again on the workers: each invoice one letter, each letter naming its rows', { timeout: 12 * 60_000 }, async (size, { annotate }) => {
+		// Each size's keys apart from the other's on the one account.
+		const rows = (day: number) => invoiceSheet(day, size, 0).map((row) => ({ ...row, reference: `${size}/${row.invoice}` }));
+		const before = (await cluster.executions(MAIL_RUN_PARTS.id)).length;
+		const lettersAfter: number[] = [];
+		for (const [run, day] of [1, 2, 2].entries()) {
+			const call = await cluster.callWebhook(run % 2, MAIL_RUN_PARTS.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ people: rows(day) }) });
+			expect(call.status).toBe(200);
+			await cluster.waitForExecutions(MAIL_RUN_PARTS.id, before + run + 1, 10 * 60_000);
+			lettersAfter.push(ledger().posted.size);
+		}
+		const { posted, unnamed, misnamed } = ledger();
+		const invoices = new Set([...rows(1), ...rows(2)].map((row) => row.reference));
+		const measured = { size, lettersAfter, invoices: invoices.size, postedTwice: [...posted.values()].filter((count) => count > 1).length, neverPosted: [...invoices].filter((key) => !posted.has(key)).length, unnamed, misnamed };
+		await fs.outputJson(`${ROOT}/.e2e/queue-mail-run-${size}.json`, measured, { spaces: 2 });
+		await annotate(JSON.stringify(measured));
+		expect(measured).toEqual({ size, lettersAfter: [size, size + 20, size + 20], invoices: size + 20, postedTwice: 0, neverPosted: 0, unnamed: 0, misnamed: 0 });
+
+		/** This size's letters on the account (confirmed, not cancelled), by the Row IDs their records name. */
+		function ledger() {
+			const counted = new Map<string, number>();
+			let badNames = 0;
+			let noNames = 0;
+			for (const stored of runApi.prints.jobs.values()) {
+				if (!stored.confirmed) continue;
+				const job = JSON.parse(JSON.stringify(stored)) as PrintJob;
+				for (const letter of job.letters ?? []) {
+					if (letter.status === 'cancelled') continue;
+					// Only this size's jobs: their records name its keys.
+					if (!JSON.stringify(job.metadata ?? {}).includes(`"${size}/`)) continue;
+					const ids = (letterRow(job, letter.id).row_ids as Array<string | null>).filter((id) => id?.startsWith(`${size}/`));
+					if (!ids.length) noNames++;
+					for (const id of ids) {
+						counted.set(id!, (counted.get(id!) ?? 0) + 1);
+						if (customerOf(id!.split('/')[1], 0) !== letter.address?.name) badNames++;
+					}
+				}
+			}
+			return { posted: counted, unnamed: noNames, misnamed: badNames };
+		}
 	});
 });
 

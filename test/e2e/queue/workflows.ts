@@ -37,6 +37,8 @@ export const MAIL_RUN = {
 	webhookId: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f',
 	credential: { id: 'ipQueueCred00005', name: 'Intelliprint (queue fake, mail runs)' },
 };
+/** The same in parts of 1,000 letters, for the sheet that changes between runs (see queueMode.test.ts). */
+export const MAIL_RUN_PARTS = { ...MAIL_RUN, id: 'ipQueueMailRun02', path: 'queue-mail-run-parts', webhookId: '8d9e0f1a-2b3c-4d4e-9f5a-6b7c8d9e0f1a' };
 export const DELIVERIES = { id: 'ipQueueHooks0001', webhookId: '0c9d1e2f-3a4b-4c5d-8e6f-7a8b9c0d1e2f' };
 export const POLLING = { id: 'ipQueuePolling01' };
 
@@ -116,7 +118,7 @@ export function volumeWorkflow(volume: typeof VOLUME, letter: { testmode: boolea
 }
 
 /** The posted people as one mail run, keyed per person: each person's letter once, however many runs start at once. */
-export function mailRunWorkflow(run: typeof MAIL_RUN) {
+export function mailRunWorkflow(run: typeof MAIL_RUN, lettersPerJob = 10_000) {
 	const volume = volumeWorkflow({ ...run, credential: run.credential });
 	const letter = volume.nodes[2];
 	return {
@@ -130,7 +132,7 @@ export function mailRunWorkflow(run: typeof MAIL_RUN) {
 				parameters: {
 					resource: 'printJob', operation: 'create', source: 'content', content: '<p>Dear {{name}},</p>', recipientsFrom: 'allItems',
 					recipientFields: { mappingMode: 'autoMapInputData', value: null }, variables: 'none', testmode: true, confirmed: true, output: 'printJob', simplify: true,
-					options: { sentKey: '={{ $json.reference }}', rowId: '={{ $json.reference }}' },
+					options: { sentKey: '={{ $json.reference }}', rowId: '={{ $json.reference }}', lettersPerJob },
 				},
 			},
 		],
