@@ -191,7 +191,15 @@ export class N8nServer {
 		if (!started.executionId) throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
 		const deadline = Date.now() + timeoutMs;
 		for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
-			const execution = await this.rest<{ status: string; finished: boolean; data: string }>('GET', `/executions/${started.executionId}`);
+			// A database another test holds locked a moment (sqliteLock.ts) answers 503 "Database is not ready": read again.
+			const execution = await this.rest<{ status: string; finished: boolean; data: string }>('GET', `/executions/${started.executionId}`).catch((error: Error) => {
+				if (/HTTP 503/.test(error.message) && Date.now() < deadline) return undefined;
+				throw error;
+			});
+			if (!execution) {
+				await sleep(wait);
+				continue;
+			}
 			// n8n 1.x can mark a failed run ended a moment before its run data is saved: wait for that too.
 			const data = execution.data ? parseRunData(execution.data) : undefined;
 			if (!['new', 'running', 'waiting'].includes(execution.status) && data?.resultData) {
