@@ -13,3 +13,4 @@ export * from './letterStatuses';
 export * from './output';
 export * from './runAccount';
 export * from './letterRow';
+export * from './spendingRefusals';

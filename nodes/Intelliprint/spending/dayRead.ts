@@ -5,6 +5,7 @@ import { sleep } from 'n8n-workflow';
 import { apiRequest, connectionSettings, EXPECT, listPage, MAX_PAGE_SIZE, type ListPage } from '../transport';
 import type { PrintJob } from '../results';
 import { priceAfterTax } from '../values';
+import { MORE_METADATA, UNDER_METADATA, USED_METADATA } from './spendingRoom';
 
 /**
  * What a check of the daily limit reads (docs/spending-limits.md): today's confirms, kept per process, and the claims
@@ -89,7 +90,8 @@ async function confirmedSince(ctx: IExecuteFunctions, itemIndex: number, day: nu
 }
 
 /** Every claim of the horizon; read again (three times at most) when the list's count changed (a hidden claim). */
-async function readClaims(ctx: IExecuteFunctions, itemIndex: number, attempts = 3): Promise<Array<Place & { cost?: number; isConfirmed: boolean }>> {
+type Claim = Place & { cost?: number; isConfirmed: boolean; more: number; used?: number; under?: string };
+async function readClaims(ctx: IExecuteFunctions, itemIndex: number, attempts = 3): Promise<Claim[]> {
 	// A job without a time cannot be placed: it counts as the newest. The horizon runs back from the newest job listed.
 	const createdOf = (job: PrintJob) => (typeof job.created === 'number' ? job.created : Number.POSITIVE_INFINITY);
 	let horizon: number | undefined;
@@ -101,15 +103,15 @@ async function readClaims(ctx: IExecuteFunctions, itemIndex: number, attempts = 
 	const read = await listBack(ctx, itemIndex, { sort_field: 'created', fields }, within);
 	if (read.changed && attempts > 1) return await readClaims(ctx, itemIndex, attempts - 1);
 	if (read.changed) throw new Error("Intelliprint's list of the last quarter hour's print jobs kept changing while it was read");
-	const claimed = [...read.jobs.values()].filter((job) => typeof metadataOf(job)[CLAIM_METADATA] === 'string');
-	return claimed.map((job) => ({ id: job.id, created: createdOf(job), token: metadataOf(job)[CLAIM_METADATA], cost: priceAfterTax(job), isConfirmed: job.confirmed === true }));
+	return [...read.jobs.values()].flatMap((job) => {
+		const { [CLAIM_METADATA]: token, [MORE_METADATA]: more, [USED_METADATA]: used, [UNDER_METADATA]: under } = metadataOf(job);
+		const claim = { id: job.id, created: createdOf(job), token, cost: priceAfterTax(job), isConfirmed: job.confirmed === true, more: Number(more) || 0, under };
+		return typeof token === 'string' ? [{ ...claim, used: used === undefined ? undefined : Number(used) }] : [];
+	});
 }
 
-/**
- * What a check reads: today's confirmed total with the confirmed claims; every claim that may still be confirmed, this
- * process's own included but not those it decides now, whose places it gets; how many other processes made claims.
- */
-export type Read = { spent: number; undecided: Array<Place & { cost: number }>; places: Map<string, Place>; rivals: number };
+/** What a check reads: today's total; every claim that may still be confirmed (but those it decides now, whose places it gets). */
+export type Read = { spent: number; undecided: Array<Place & { cost: number; allowance?: boolean }>; places: Map<string, Place> };
 
 /**
  * Reads the day once it shows `own` (this process's confirms) and the claims once they show `deciding`'s `drafts` as
@@ -126,14 +128,18 @@ export async function readDayAndClaims(ctx: IExecuteFunctions, itemIndex: number
 	const token = ownToken(limitKey);
 	const claims = await readAgainUntil(async () => await readClaims(ctx, itemIndex), (listed) => drafts.every((id) => listed.some((claim) => claim.id === id && claim.token === token)));
 	if (!claims) throw new Error(`Intelliprint has not listed the drafts this n8n made (${drafts.join(', ')}) within ${LISTING_WAIT_MS / 1000} seconds, so what other n8n processes are confirming is not known`);
-	const read: Read = { spent: [...today.values()].reduce((sum, cost) => sum + cost, 0), undecided: [], rivals: 0, places: new Map() };
-	const rivals = new Set(claims.map((claim) => claim.token).filter((other) => other !== token && other !== RELEASED));
+	const read: Read = { spent: [...today.values()].reduce((sum, cost) => sum + cost, 0), undecided: [], places: new Map() };
+	const underUsed = new Map<string, number>();
+	for (const { under, cost } of claims) if (under !== undefined) underUsed.set(under, (underUsed.get(under) ?? 0) + (cost ?? 0));
 	for (const claim of claims) {
 		if (deciding.includes(claim.id)) read.places.set(claim.id, claim);
 		// Handed back or without a price: never confirmed in the line. Listed in the day: counted there.
-		if (claim.cost === undefined || (claim.token === RELEASED && !claim.isConfirmed) || today.has(claim.id) || deciding.includes(claim.id)) continue;
-		if (claim.isConfirmed) read.spent += claim.cost;
-		else read.undecided.push({ id: claim.id, created: claim.created, token: claim.token, cost: claim.cost });
+		if (claim.cost === undefined || (claim.token === RELEASED && !claim.isConfirmed) || deciding.includes(claim.id)) continue;
+		// An allowance (allowance.ts) counts what its jobs may still spend, or spent and no list shows yet.
+		const allowance = Math.max(0, (claim.used ?? claim.more * claim.cost) - (underUsed.get(claim.id) ?? 0));
+		// A job of an allowance was made confirmed, whatever a list late to show confirms says.
+		if (claim.isConfirmed || today.has(claim.id) || claim.under !== undefined) read.spent += (today.has(claim.id) ? 0 : claim.cost) + allowance;
+		else read.undecided.push({ id: claim.id, created: claim.created, token: claim.token, cost: claim.cost + allowance, allowance: allowance > 0 });
 	}
-	return { ...read, rivals: rivals.size };
+	return read;
 }

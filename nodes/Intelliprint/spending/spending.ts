@@ -3,18 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, connectionSettings, EXPECT } from '../transport';
 import { issueConfirmPass, type ConfirmPass } from '../transport/confirmPass';
-import type { PrintJob } from '../results';
-import { closedDay, roomForDraft, type DraftTurn } from './spendingRoom';
+import { closedRefusal, letters, NOTHING_CONFIRMED, overPerJob, priceUnread, refusal, type PrintJob, type Rerun } from '../results';
+import { allowanceFor, closedDay, roomForDraft, MORE_METADATA, type DraftTurn, type UnderAllowance } from './spendingRoom';
 import { claimMetadata, isOwnClaim } from './dayRead';
 import { confirmDraft, confirmInLine, handBack } from './confirmLine';
-import { closedRefusal, letters, NOTHING_CONFIRMED, overPerJob, priceUnread, refusal, type Rerun } from './refusals';
 import { PER_POUND, pounds, priceAfterTax, strictBoolean, strictPounds } from '../values';
 import { updatePrintJob } from '../building/printJobUpdate';
-
-/**
- * The spending gate: Confirm and both limits read strictly, a draft made only while the day has room (spendingRoom.ts),
- * each confirm decided in line (confirmLine.ts), and the one pass without which the transport sends no confirm.
- */
 
 /** How a confirm asked for goes ahead: not at all, in the same request, or on a draft once it fits. */
 export type ConfirmPlan = { kind: 'draft' } | { kind: 'now'; pass: ConfirmPass } | { kind: 'checked'; perJob?: number; rerun: Rerun };
@@ -46,16 +40,21 @@ export async function planConfirm(ctx: IExecuteFunctions, itemIndex: number, ask
 	return { kind: 'checked', perJob, rerun: ask.rerun };
 }
 
-/** A live draft's turn under the daily limit: the claim it carries (dayRead.ts), and its place in the run's room. */
-export type LiveDraft = DraftTurn & { metadata: Record<string, string>; claimedAt?: number };
+/** A live job's turn under the daily limit: a claim (dayRead.ts) asking an allowance for `more` jobs, or a job `under` one. */
+export type LiveDraft = DraftTurn & { metadata: Record<string, string>; claimedAt?: number; more?: number; under?: UnderAllowance; release: (posted?: boolean) => void };
 
-/** Before a draft is made for a confirm under the daily limit: waits for room, or refuses the item once the day is full. */
-export async function roomForLiveDraft(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, rerun: Rerun): Promise<LiveDraft> {
+/** Before a live job is made under the daily limit: the run's allowance, or a claim, or the item refused once the day is full. */
+export async function roomForLiveDraft(ctx: IExecuteFunctions, itemIndex: number, testmode: boolean, rerun: Rerun, itemsAfter = 0): Promise<LiveDraft> {
 	const { daily } = await limitsOf(ctx, itemIndex, undefined);
 	if (testmode || daily === undefined) return { metadata: {}, landed: () => undefined, release: () => undefined };
+	const claim = claimMetadata((await connectionSettings(ctx)).limitKey);
+	const allowance = await allowanceFor(ctx, itemIndex, itemsAfter);
+	if (allowance && 'settle' in allowance) return { metadata: { ...claim, ...allowance.metadata }, under: allowance, landed: () => undefined, release: allowance.release };
 	const room = await roomForDraft(ctx, Math.round(daily * PER_POUND));
-	if (!('release' in room)) throw closedRefusal(ctx, itemIndex, room, rerun);
-	return { metadata: claimMetadata((await connectionSettings(ctx)).limitKey), claimedAt: Date.now(), ...room };
+	const ended = () => allowance?.ended();
+	if (!('landed' in room)) throw (ended(), closedRefusal(ctx, itemIndex, room, rerun));
+	const more = allowance && { [MORE_METADATA]: String(allowance.more) };
+	return { metadata: { ...claim, ...more }, claimedAt: Date.now(), more: allowance?.more, landed: room.landed, release: () => [room.landed(), ended()] };
 }
 
 /** Confirms a draft within the limits of its plan, or refuses (the draft stays, the error names it). */
@@ -76,7 +75,7 @@ export async function confirmWithinLimits(ctx: IExecuteFunctions, itemIndex: num
 	if (draft.testmode || daily === undefined) return await confirmDraft(ctx, itemIndex, draft, 'test job or no daily limit');
 	// A claim this process just made for this confirm takes its place in the line (confirmLine.ts).
 	const claimedAt = turn?.claimedAt !== undefined && isOwnClaim(draft, limitKey) ? turn.claimedAt : undefined;
-	const decided = confirmInLine({ ctx, itemIndex, draft, cost: cost!, daily, limitKey, why, rerun: plan.rerun, claimedAt });
+	const decided = confirmInLine({ ctx, itemIndex, draft, cost: cost!, daily, limitKey, why, rerun: plan.rerun, claimedAt, more: claimedAt === undefined ? undefined : turn?.more });
 	turn?.landed();
 	return await decided;
 }

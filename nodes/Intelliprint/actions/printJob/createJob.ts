@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { checkSent, earlierHolders, keyedReference, rememberSent, SENT_KEY_METADATA, sentJobStill, sentKeyOf, sentKeysFound } from '../../reruns';
-import { asNodeError, recordCreated, noteJob, printJobItems, type ItemShape, type PrintJob } from '../../results';
+import { asNodeError, namingEarlierDraft, recordCreated, noteJob, printJobItems, type ItemShape, type PrintJob } from '../../results';
 import { buildPrintJobBody, cancelMisfit, explainTooLarge, lettersFit, postageOfJob, type MailRunPart } from '../../building';
-import { confirmById, confirmWithinLimits, handBack, namingEarlierDraft, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
+import { confirmById, confirmWithinLimits, handBack, planConfirm, roomForLiveDraft, type ConfirmPlan, type LiveDraft } from '../../spending';
 import { liveAllowed } from '../../agent';
 import { apiRequest, connectionSettings, createBody, EXPECT, keptMetadataOrThrow, refuseWhereMetadataDropped, type FormObject } from '../../transport';
 import { encodeRows, MAIL_RUN_REFERENCE, ROW_FIELDS, UNKNOWN_DIGEST } from '../../rowRecords';
@@ -28,6 +28,11 @@ function keysOfItems(ctx: IExecuteFunctions): Set<string> {
 /** Test mode unless asked for live and allowed (an AI agent's jobs are test jobs unless the builder allows live). */
 export function testmodeOf(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return (ctx.getNodeParameter('testmode', itemIndex, false) as boolean) || !liveAllowed(ctx, itemIndex);
+}
+
+/** How many items may come after this one to be made alike under an allowance: none when items go one at a time. */
+function itemsAfter(ctx: IExecuteFunctions, itemIndex: number): number {
+	return Number(ctx.getNodeParameter('options.parallelItems', 0, 0)) === 1 ? 0 : ctx.getInputData().length - 1 - itemIndex;
 }
 
 export const lookBackDays = (options: IDataObject) => Number(options.sentKeyLookBackDays) || 30;
@@ -115,13 +120,16 @@ export async function createJob(
 
 	let created: string | undefined;
 	let turn: LiveDraft | undefined;
+	let posted = false;
 	try {
-		// Under a daily limit a draft is made only while there is room for it (none once the day is full), as a claim.
-		if (plan.kind === 'checked') turn = await roomForLiveDraft(ctx, itemIndex, testmode, plan.rerun);
-		if (turn?.claimedAt !== undefined) settings.metadata = { ...((settings.metadata as Record<string, string>) ?? {}), ...turn.metadata };
+		// Under a daily limit a draft is made only while there is room for it (none once the day is full), as a claim that
+		// asks room for the items after it; they are then made confirmed under what it was granted (spending/allowance.ts).
+		if (plan.kind === 'checked') turn = await roomForLiveDraft(ctx, itemIndex, testmode, plan.rerun, part ? 0 : itemsAfter(ctx, itemIndex));
+		if (turn) settings.metadata = { ...((settings.metadata as Record<string, string>) ?? {}), ...turn.metadata };
+		if (turn?.under) settings.confirmed = true;
 		// The node's own metadata, on which a rerun's and other processes' view of this job rests.
 		const keyed = sentKey || part?.keyed;
-		const guarded: IDataObject = { ...(sentKey ? { [SENT_KEY_METADATA]: sentKey } : {}), ...(keyed ? rows : {}), ...(turn?.claimedAt !== undefined ? turn.metadata : {}) };
+		const guarded: IDataObject = { ...(sentKey ? { [SENT_KEY_METADATA]: sentKey } : {}), ...(keyed ? rows : {}), ...turn?.metadata };
 		if (Object.keys(guarded).length) await refuseWhereMetadataDropped(ctx, itemIndex);
 		const sourced = await source();
 		// The service that carries the letters where they go (postageByDestination.ts); a PDF's own addresses show only in the answer.
@@ -135,7 +143,8 @@ export async function createJob(
 		if (typeof sourced.mailing_list === 'string') settings.metadata = { ...(settings.metadata as Record<string, string>), [ROW_FIELDS.list]: sourced.mailing_list };
 		const body = createBody({ ...sourced, testmode, ...settings });
 		const sent = 'multipart' in body ? { multipart: body.multipart } : { json: body.json as IDataObject };
-		const confirmPass = plan.kind === 'now' && !confirmAfter ? plan.pass : undefined;
+		const confirmPass = turn?.under ? turn.under.pass : plan.kind === 'now' && !confirmAfter ? plan.pass : undefined;
+		posted = true;
 		const job = await apiRequest<PrintJob>(ctx, { expect: EXPECT.printJob, method: 'POST', path: '/prints', ...sent, itemIndex, confirmPass }).catch((error: NodeError) => {
 			throw part ? explainTooLarge(error, part, 'multipart' in body ? body.multipart.length : body.length) : error;
 		});
@@ -143,6 +152,9 @@ export async function createJob(
 		const answeredAt = Date.now();
 		noteJob(ctx, job);
 		recordCreated(ctx, itemIndex, job.id, { confirmed: job.confirmed === true, keyed: Boolean(keyed) });
+		// A job confirmed under the allowance is held to what is left of it: one that does not fit is cancelled at once.
+		const overAllowance = await turn?.under?.settle(job);
+		if (overAllowance) throw new NodeOperationError(ctx.getNode(), overAllowance, { itemIndex, description: 'Run this item again later: the next run asks for room of its own.' });
 		// A mail run's row keys are known to this process at once: a rerun here needs no read to find them.
 		for (const record of part?.keyed ? part.records : []) if (record.key) void rememberSent(ctx, testmode, record.key, job.id, record.digest);
 		// The sent key, the rows' keys and the claim live in metadata: a job that lost them is not confirmed (the contract's metadata-kept).
@@ -151,7 +163,7 @@ export async function createJob(
 			lettersFit(ctx, itemIndex, job);
 		} catch (misfit) {
 			// A draft made for a confirm under the daily limit gives its claim back: it will not be confirmed.
-			if (plan.kind === 'checked') await handBack({ ctx, itemIndex, draft: job, limitKey: (await connectionSettings(ctx)).limitKey });
+			if (plan.kind === 'checked' && !job.confirmed) await handBack({ ctx, itemIndex, draft: job, limitKey: (await connectionSettings(ctx)).limitKey });
 			throw job.confirmed === true && misfit instanceof NodeOperationError ? await cancelMisfit(ctx, itemIndex, job, misfit) : asNodeError(ctx, misfit);
 		}
 		// A run that checks all its parts at once (mailRun.ts) takes the draft; under a daily limit each part goes alone.
@@ -164,10 +176,10 @@ export async function createJob(
 			// Another process made its job first: this draft goes (free), and its rows are told where they went.
 			if (holders.size) return await part.raced(job, holders);
 		}
-		const made = plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan, turn) : confirmAfter ? await confirmById(ctx, itemIndex, job.id, plan, job) : job;
+		const made = turn?.under ? job : plan.kind === 'checked' ? await confirmWithinLimits(ctx, itemIndex, job, plan, turn) : confirmAfter ? await confirmById(ctx, itemIndex, job.id, plan, job) : job;
 		return await printJobItems(ctx, [made], itemIndex, { ...shape, extra: { ...extra, ...shape.extra } });
 	} finally {
-		turn?.release();
+		turn?.release(posted);
 		if (check && !check.sent) check.done(created);
 	}
 }

@@ -42,13 +42,20 @@ describe('the daily limit, read as it changes', () => {
 		expect(api.apiCalls()).toHaveLength(3 + 4 + 5 + 5 * 2);
 	});
 
-	it("one read serves the run's drafts: 40 letters far from the limit cost a draft and a confirm each, and four reads", async () => {
+	it("one read serves the run: 40 letters far from the limit cost one request each, one confirm and two reads (an allowance)", async () => {
 		api.fake.resetRecording();
 		const { items } = await api.run({ parameters: live({ options: { parallelItems: 40 } }), items: rows(40), credentials: { dailySpendingLimit: 1_000_000 } });
 		expect(items.every((item) => item.json.confirmed === true)).toBe(true);
-		// The first draft alone (the run's first check prices a letter), then the other 39 on one read of each list.
-		expect(reads()).toBe(2 + 2);
-		expect(api.apiCalls()).toHaveLength(40 * 2 + 4);
+		// The first item's draft claims room for the 39 after it (spending/allowance.ts); they are made confirmed.
+		expect(reads()).toBe(2);
+		expect(api.apiCalls()).toHaveLength(40 + 1 + 2);
+	});
+
+	it('items one at a time ask for no allowance: each is a draft and a confirm, as before', async () => {
+		api.fake.resetRecording();
+		const { items } = await api.run({ parameters: live({ options: { parallelItems: 1 } }), items: rows(3), credentials: { dailySpendingLimit: 1_000_000 } });
+		expect(items.every((item) => item.json.confirmed === true)).toBe(true);
+		expect(api.apiCalls().filter((call) => call.method === 'POST')).toHaveLength(3 * 2);
 	});
 
 	it('a confirm listed later than the read goes back is caught by the count, and the day read again: it is refused', async () => {

@@ -1,9 +1,14 @@
 import type { IExecuteFunctions, NodeError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { noteHeld, type PrintJob } from '../results';
+import { noteHeld } from './runAccount';
+import type { PrintJob } from './output';
 import { PER_POUND, pounds, priceAfterTax } from '../values';
-import type { Closed } from './spendingRoom';
+
+/**
+ * What the spending gate (spending/) tells a user on the item it refuses: what happened, what a rerun does with the
+ * draft it held back, and what to do next. The gate decides; these are its words.
+ */
 
 /** What running the same item again does to a draft a limit held back: it tells the user what to do. */
 export type Rerun = 'confirmsDraft' | 'createsAnother' | 'confirmsAgain';
@@ -46,7 +51,10 @@ export function notSentAdvice(rerun: Rerun, when: string): string {
 	return `This run has no Skip Items Already Sent key, so running the whole workflow again would post the letters it did send a second time: ${when}, run only the items that were not sent (with On Error → Continue (using error output) they come out on the error output).`;
 }
 
-/** What `what` says on a closed day (spendingRoom.ts), full or unreadable; with a rerun, what to do next. */
+/** Why a run makes no more drafts (spending/spendingRoom.ts): the day full (spent, limit, cheapest letter), or unreadable. */
+export type Closed = { full?: { total: number; limit: number; letter: number }; unread?: string };
+
+/** What `what` says on a closed day, full or unreadable; with a rerun, what to do next. */
 export function closedRefusing(what: string, closed: Closed, rerun?: Rerun): Refusing {
 	const { full, unread } = closed;
 	const line = full
@@ -80,3 +88,22 @@ export function namingEarlierDraft(error: NodeError, draft: PrintJob): NodeError
 	error.description = `${error.description ?? ''} An earlier run holds draft ${draft.id} for this item (${letters(draft)}${cost === undefined ? '' : `, ${pounds(cost)} after tax`}, not confirmed): it stays a draft, and once the limit allows, a rerun confirms it rather than making another.`.trim();
 	return error;
 }
+
+/** Claims ahead that neither moved nor were decided within `seconds`: the process that made them may have stopped. */
+export const stuckClaims = (ids: string[], seconds: number) =>
+	`drafts made earlier to be confirmed under this limit (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ' …' : ''}) were neither confirmed nor handed back within ${seconds} seconds: the n8n process that made them may have stopped`;
+
+/** A confirm the daily limit refuses: why, and the day's figures (8 implied decimals). */
+export const overTheLimit = (spent: number, cost: number, limit: number) => ({
+	over: `it would take today's spending over the daily limit of ${pounds(limit)}`,
+	lines: [`Confirmed today (UK time) so far: ${pounds(spent)}; with this job ${pounds(spent + cost)}. The limit is the Daily Spending Limit on the Intelliprint credential.`],
+});
+
+/** A job made confirmed under a run's allowance (spending/spendingRoom.ts) that did not fit what was left of it. */
+export function overAllowance(id: string, cost: number | undefined, cancelled: boolean): string {
+	const why = cost === undefined ? "Intelliprint's answer did not give its price" : `it cost ${pounds(cost)}, more than was left of what this run could spend under the daily limit`;
+	return `Print job ${id} was made confirmed, but ${why}: ${cancelled ? 'it was cancelled at once, and its letters refunded' : 'cancelling it failed: cancel it now with Print Job → Cancel or Delete'}.`;
+}
+
+/** A claim that gives way to another process's draft of the same second (spending/confirmLine.ts verdictOf). */
+export const sameSecond = (limit: number) => `a draft another n8n process made in the same second goes first, and both do not fit under the daily limit of ${pounds(limit)}`;
