@@ -7,4 +7,6 @@ export declare function generate(): {
 	summary: Record<'required' | 'optional' | 'none', string[]>;
 	count: number;
 	rows: string[];
+	/** The names (keys) the node reads, where they come from, and those that name more than one country. */
+	names: { read: number; fromIntl: number; fromSheets: number; stored: number; languages: number; ambiguous: Array<[string, string]> };
 };

@@ -51,7 +51,7 @@ export function checkAddress(givenName: string, givenLine: string, givenPostcode
 	const place = countryOf(country);
 	if ('problem' in place) return { ok: false, field: 'country', value: country, reason: place.problem, fix: place.fix };
 	const code = postcodeOf(postcode, place.code);
-	if ('problem' in code) return { ok: false, field: 'postcode', value: postcode, reason: code.problem, fix: code.fix };
+	if ('problem' in code) return { ok: false, field: code.field ?? 'postcode', value: code.field ? country : postcode, reason: code.problem, fix: code.fix };
 	const lines = line.split('\n');
 	if (lines.length > MAX_ADDRESS_LINES) {
 		return { ok: false, field: 'address', value: line, reason: `The address has ${lines.length} lines below the name`, fix: `The envelope window shows ${MAX_ADDRESS_LINES}: join or drop lines.` };

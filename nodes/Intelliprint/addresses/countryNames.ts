@@ -1,78 +1,61 @@
 /**
- * The country of an address as its ISO 3166-1 alpha-2 code, from what a sheet holds: a code, a name in English or
- * in the country's languages, an alias, or a place then its country ("Scotland, United Kingdom"). And the country's
- * name as a message says it. The names and their sources are listed in docs/addresses.md.
+ * The country of an address as its ISO 3166-1 alpha-2 code, from what a sheet holds: a code, a name in any of the
+ * languages CLDR carries (Intl), a name the data stores or sheets write (sheetNames.ts), read as countryIndex.ts says,
+ * or a place then its country ("Scotland, United Kingdom"). And the country's name as a message says it. The names
+ * and their sources are listed in docs/addresses.md.
  */
 
-import { countryTable } from './countryTable';
+import { CountryIndex, POSTED_AS } from './countryIndex';
+import { countryTable, nameLanguages } from './countryTable';
+import { nameKey } from './nameKey';
+import { SHEET_NAMES } from './sheetNames';
 
-/** What is wrong, in a few words with the value, and what to change. */
-export type Problem = { problem: string; fix: string };
+/** What is wrong, in a few words with the value, and what to change; `field` when it is another than the one checked. */
+export type Problem = { problem: string; fix: string; field?: 'country' };
 
-/**
- * What sheets write for a country besides its names in the data (countryData.ts, generated from maintained
- * packages): the UK's nations and shorthands, common names the packages do not carry, and the names of the World
- * Bank's, the UN's and the IMF's country lists, which exports of their data bring along. Codes separated by a
- * space name more than one country, and such a name is refused with them as candidates.
- */
-const SHEET_NAMES: Record<string, string> = {
-	uk: 'GB', britain: 'GB', england: 'GB', scotland: 'GB', wales: 'GB', cymru: 'GB', 'northern ireland': 'GB',
-	'great britain and northern ireland': 'GB', 'united kingdom of great britain and northern ireland': 'GB', 'england uk': 'GB', 'scotland uk': 'GB', 'wales uk': 'GB',
-	'republic of ireland': 'IE', eire: 'IE', roi: 'IE', 'irish republic': 'IE', alderney: 'GG', sark: 'GG', 'channel islands': 'JE GG',
-	america: 'US', 'united states': 'US', holland: 'NL', 'south korea': 'KR', 'north korea': 'KP', russia: 'RU', 'czech republic': 'CZ',
-	ascension: 'SH', 'ascension island': 'SH', 'tristan da cunha': 'SH', vatican: 'VA', macau: 'MO', 'macau sar': 'MO', 'macao sar': 'MO',
-	'macau china': 'MO', 'macao china': 'MO', 'china macao sar': 'MO', 'china macao special administrative region': 'MO',
-	'hong kong sar': 'HK', hksar: 'HK', 'hong kong china': 'HK', 'china hong kong sar': 'HK', 'china hong kong special administrative region': 'HK',
-	'korea rep': 'KR', 'korea south': 'KR', 'korea dem rep': 'KP', 'korea dem peoples rep': 'KP', 'korea dpr': 'KP', 'dpr korea': 'KP', dprk: 'KP', 'korea north': 'KP',
-	'dr congo': 'CD', drc: 'CD', 'congo dr': 'CD', 'congo dem rep': 'CD', 'dem rep congo': 'CD', 'congo dem rep of the': 'CD', 'congo rep': 'CG', 'congo republic of': 'CG',
-	'egypt arab rep': 'EG', 'iran islamic rep': 'IR', 'yemen rep': 'YE', 'venezuela rb': 'VE', 'micronesia fed sts': 'FM', 'lao pdr': 'LA',
-	'kyrgyz republic': 'KG', 'slovak republic': 'SK', 'macedonia fyr': 'MK', 'somalia fed rep': 'SO', 'west bank and gaza': 'PS',
+/** Codes in the data that are no place to post to: uninhabited, no post of their own, or no code the API takes. */
+const NOT_POSTABLE: Record<string, Problem> = {
+	XK: {
+		problem: "whose code XK is user-assigned, not an ISO 3166-1 code: Intelliprint's API takes ISO 3166-1 country codes, and has none for Kosovo",
+		fix: 'Kosovo has its own post (Posta e Kosovës), but the node cannot name it to the API: ask Intelliprint whether it takes XK, or post this letter another way.',
+	},
+	AQ: { problem: 'which has no postal service of its own', fix: 'Check the country: give the country whose post serves the address.' },
+	BV: { problem: 'which is uninhabited, with no postal service', fix: 'Check the country.' },
+	HM: { problem: 'which are uninhabited, with no postal service', fix: 'Check the country.' },
+	UM: { problem: 'which have no postal service of their own', fix: 'Check the country: give the country whose post serves the address.' },
 };
-/** Codes in the data that are not countries to post to: not ISO-assigned (posted as their country), or with no post. */
-const NOT_POSTABLE: Record<string, string> = { AC: 'SH', TA: 'SH', XK: '', AQ: '', BV: '', HM: '', UM: '' };
 
-/** A key for telling names apart: case, accents, punctuation, "&" and "St." for "and" and "Saint", a "the" before or after. */
-const simplify = (text: string) =>
-	text
-		.normalize('NFKD')
-		.replace(/\p{M}/gu, '')
-		.toLowerCase()
-		.replace(/&/g, ' and ')
-		.replace(/[.'’]/g, '')
-		.replace(/[^\p{L}\p{N}]+/gu, ' ')
-		.trim()
-		.replace(/^the | the$/g, '')
-		.replace(/^st /, 'saint ');
-
-/** Each name's codes, by how sure a match is: a sheet's usage and codes first, then English, then other names. */
-let known: { byName: Map<string, Set<string>>; codes: Set<string> } | undefined;
-function countries(): { byName: Map<string, Set<string>>; codes: Set<string> } {
-	if (known) return known;
-	const tiers: Array<Map<string, Set<string>>> = [new Map(), new Map(), new Map(), new Map()];
-	const add = (tier: number, name: string | undefined, code: string) => {
-		const key = name ? simplify(name) : '';
-		if (key) tiers[tier].set(key, (tiers[tier].get(key) ?? new Set<string>()).add(code));
-	};
-	const displays = new Map<string, Intl.DisplayNames>();
-	const nameIn = (language: string, code: string) => {
-		if (!displays.has(language)) displays.set(language, new Intl.DisplayNames([language], { type: 'region', fallback: 'none' }));
-		return displays.get(language)!.of(code);
-	};
-	const codes = new Set<string>();
-	for (const [name, found] of Object.entries(SHEET_NAMES)) for (const code of found.split(' ')) add(0, name, code);
-	for (const row of countryTable().values()) {
-		const code = NOT_POSTABLE[row.code] ?? row.code;
-		if (!code) continue;
-		if (code === row.code) codes.add(code);
-		add(0, row.alpha3, code);
-		add(1, nameIn('en', row.code), code);
-		for (const name of row.names) add(2, name, code);
-		for (const language of row.languages) add(3, nameIn(language, row.code), code);
+/** A language's names of the territories, or undefined where this runtime's Intl has none (it would answer in English). */
+function displayNames(language: string): Intl.DisplayNames | undefined {
+	try {
+		const display = new Intl.DisplayNames([language], { type: 'region', fallback: 'none' });
+		return display.resolvedOptions().locale.split('-')[0] === language.split('-')[0] ? display : undefined;
+	} catch {
+		return undefined;
 	}
-	// A name keeps the codes of the surest tier that has it: "Korea" (KR, KP) stays two, and is refused as such.
-	const byName = new Map<string, Set<string>>();
-	for (const tier of tiers) for (const [name, found] of tier) if (!byName.has(name)) byName.set(name, found);
-	known = { byName, codes };
+}
+
+let known: { index: CountryIndex; codes: Set<string>; byAlpha3: Map<string, string> } | undefined;
+/**
+ * Every name of every country, built once at first use: Intl's names in English, in each country's official
+ * languages and in the data's other languages (about 19,000), the names sheets write (sheetNames.ts), and those the
+ * data stores besides. A name of two countries is both's, and refused as such.
+ */
+function countries(): { index: CountryIndex; codes: Set<string>; byAlpha3: Map<string, string> } {
+	if (known) return known;
+	const index = new CountryIndex();
+	const rows = [...countryTable().values()];
+	// Half the names are the same in another language ("Argentina"): each is made a key once.
+	const keys = new Map<string, string>();
+	const keyOf = (name = '') => keys.get(name) ?? keys.set(name, nameKey(name)).get(name)!;
+	for (const language of nameLanguages()) {
+		const display = displayNames(language);
+		if (display) for (const row of rows) index.add(keyOf(display.of(row.code)), POSTED_AS[row.code] ?? row.code, language === 'en');
+	}
+	for (const [name, found] of Object.entries(SHEET_NAMES)) for (const code of found.split(' ')) index.add(nameKey(name), code, true);
+	for (const row of rows) for (const key of row.names) index.add(key, POSTED_AS[row.code] ?? row.code);
+	const codes = new Set(rows.filter((row) => !POSTED_AS[row.code] && !NOT_POSTABLE[row.code]).map((row) => row.code));
+	known = { index, codes, byAlpha3: new Map(rows.map((row) => [row.alpha3, POSTED_AS[row.code] ?? row.code])) };
 	return known;
 }
 
@@ -101,15 +84,15 @@ const candidates = (codes: Iterable<string>) => [...codes].map(countryLabel).joi
  * address's last lines are written. Parts that name no country are places; every part that names one must agree
  * with the last, or the row is refused with both ("Georgia, USA" names two).
  */
-function placeThenCountry(text: string): Set<string> | Problem | undefined {
-	const parts = text.split(',').map((part) => countries().byName.get(simplify(part)));
+function placeThenCountry(text: string): string[] | Problem | undefined {
+	const parts = text.split(',').map((part) => countries().index.find(part));
 	const last = parts.pop();
 	if (parts.length === 0 || !last) return undefined;
 	let found = last;
 	for (const named of parts) {
 		if (!named) continue;
-		const both = new Set([...found].filter((code) => named.has(code)));
-		if (!both.size) {
+		const both = found.filter((code) => named.includes(code));
+		if (!both.length) {
 			return {
 				problem: `Country "${text}" names more than one country: ${candidates(named)} and ${candidates(found)}`,
 				fix: 'Give only the country the letter goes to (its name or two-letter code): a town or region goes on an address line.',
@@ -120,18 +103,35 @@ function placeThenCountry(text: string): Set<string> | Problem | undefined {
 	return found;
 }
 
+/** The country of a written value, as read once: a mail run reads the same few values on every row. */
+function read(text: string): { code: string } | Problem {
+	const upper = text.toUpperCase().replace(/\./g, '');
+	const { index, codes, byAlpha3 } = countries();
+	const code = /^[A-Z]{2}$/.test(upper) && (codes.has(upper) || NOT_POSTABLE[upper]) ? upper : byAlpha3.get(upper);
+	const found = code ? [code] : (index.find(text) ?? (text.includes(',') ? placeThenCountry(text) : undefined));
+	if (found && !Array.isArray(found)) return found;
+	if (found?.length === 1 && NOT_POSTABLE[found[0]]) {
+		const { problem, fix } = NOT_POSTABLE[found[0]];
+		return { problem: `Country "${text}" is ${countryLabel(found[0])}, ${problem}`, fix };
+	}
+	if (found?.length === 1) return { code: found[0] };
+	if (found) return { problem: `Country "${text}" could be ${candidates(found)}`, fix: 'Give the two-letter code of the one meant.' };
+	if (POSTED_AS[upper]) {
+		return { problem: `Country "${text}" is a code reserved for ${countryName(upper)}, not an ISO 3166-1 code`, fix: `${countryName(upper)} is part of ${countryLabel(POSTED_AS[upper])}: give ${POSTED_AS[upper]}.` };
+	}
+	return { problem: `Country "${text}" is not a country Intelliprint knows`, fix: 'Give its two-letter code (GB, IE, FR…), its three-letter code or its name; an empty country is GB.' };
+}
+
+const memo = new Map<string, { code: string } | Problem>();
 /** The country as its two-letter code: a code, or a name or alias a sheet holds. Empty is GB (the API's default). */
 export function countryOf(given: string): { code: string } | Problem {
 	const text = given.trim();
 	if (!text) return { code: 'GB' };
-	const upper = text.toUpperCase().replace(/\./g, '');
-	if (/^[A-Z]{2}$/.test(upper) && countries().codes.has(upper)) return { code: upper };
-	const found = countries().byName.get(simplify(text)) ?? (text.includes(',') ? placeThenCountry(text) : undefined);
-	if (found instanceof Set) {
-		if (found.size === 1) return { code: [...found][0] };
-		return { problem: `Country "${text}" could be ${candidates(found)}`, fix: 'Give the two-letter code of the one meant.' };
+	let verdict = memo.get(text);
+	if (!verdict) {
+		if (memo.size >= 10_000) memo.clear();
+		verdict = read(text);
+		memo.set(text, verdict);
 	}
-	if (found) return found;
-	if (NOT_POSTABLE[upper] === '') return { problem: `Country "${text}" is not a place Intelliprint can post to`, fix: 'Check the country: it has no postal service of its own.' };
-	return { problem: `Country "${text}" is not a country Intelliprint knows`, fix: 'Give its two-letter code (GB, IE, FR…), its three-letter code or its name; an empty country is GB.' };
+	return verdict;
 }

@@ -1,4 +1,5 @@
-import { COUNTRY_ROWS } from './countryData';
+import { COUNTRY_ROWS, NAME_LANGUAGES } from './countryData';
+import { POSTED_AS } from './countryIndex';
 import { NATIONAL_RULES } from './nationalRules';
 
 /**
@@ -24,9 +25,9 @@ export interface CountryRow {
 	readonly examples: readonly string[];
 	/** Written before the postcode on the envelope (CH-, L-, SE-), not part of it; '' for most. */
 	readonly prefix: string;
-	/** Languages (BCP 47) whose Intl.DisplayNames name of the country is also the country. */
+	/** The country's official languages (BCP 47). */
 	readonly languages: readonly string[];
-	/** English names besides Intl's: alternatives, abbreviations, former names. */
+	/** Keys (nameKey.ts) of its names that Intl does not give: alternatives, variants, native and former names. */
 	readonly names: readonly string[];
 }
 
@@ -55,8 +56,17 @@ export function countryTable(): ReadonlyMap<string, CountryRow> {
 			names: list(names, '|'),
 		});
 	}
+	// Ascension's and Tristan da Cunha's postcodes are St Helena's too: the three are one territory, SH.
+	for (const [part, whole] of Object.entries(POSTED_AS)) {
+		const [from, to] = [table.get(part)!, table.get(whole)!];
+		const patternSource = `${to.patternSource}|${from.patternSource}`;
+		table.set(whole, { ...to, patternSource, pattern: new RegExp(`^(?:${patternSource})$`), examples: [...to.examples, ...from.examples] });
+	}
 	return table;
 }
+
+/** The languages whose names of every country Intl gives: English, every country's official ones, and more. */
+export const nameLanguages = (): string[] => [...new Set(['en', ...[...countryTable().values()].flatMap((row) => row.languages), ...NAME_LANGUAGES.split(' ')])];
 
 /** The row of one alpha-2 code (upper case), or undefined for a code the table does not hold. */
 export function countryRow(code: string): CountryRow | undefined {

@@ -8,7 +8,7 @@ import { countryLabel, countryName, countryOf, type Problem } from './countryNam
 import { countryRow, type CountryRow } from './countryTable';
 import { NATIONAL_RULES } from './nationalRules';
 import { countryPrefixes } from './postcodePrefixes';
-import { looksBritish, postsWithRoyalMail, royalMailExample, royalMailPostcode } from './ukPostcodes';
+import { looksBritish, otherTerritory, postsWithRoyalMail, royalMailExample, royalMailPostcode } from './ukPostcodes';
 
 /** Whether a letter to this country needs a postcode: the UK's always; elsewhere as its post publishes. */
 export function postcodeNeeded(country: string): boolean {
@@ -128,6 +128,8 @@ export function postcodeOf(given: string, country: string): { postcode: string }
 			fix: `${atStart(postcodesOf(country))}: fill in the address's postcode.`,
 		};
 	}
+	const elsewhere = otherTerritory(typed, country, shown);
+	if (elsewhere) return elsewhere;
 	if (!postsWithRoyalMail(country)) return postcodeAbroad(typed, country, shown, asGiven);
 	const verdict = royalMailPostcode(ukCompact(typed), country, shown);
 	return 'problem' in verdict ? (writtenForAnother(typed, country, shown) ?? verdict) : verdict;

@@ -3,7 +3,9 @@
  * BS 7666 rather than taken from the generated data, which is looser. Sources in docs/addresses.md.
  */
 
-import { countryLabel, type Problem } from './countryNames';
+import { POSTED_AS } from './countryIndex';
+import { countryLabel, countryName, type Problem } from './countryNames';
+import { countryTable } from './countryTable';
 
 // Royal Mail's format (BS 7666): outward code A9, A99, AA9, AA99, A9A or AA9A, inward code 9AA; letters are not used
 // in every position (Q, V, X never first; I, J, Z never second; C, I, K, M, O, V never in the inward code).
@@ -62,4 +64,34 @@ export function royalMailPostcode(compact: string, country: string, shown: strin
 		return { problem: `${shown} is not a postcode of ${countryLabel(country)}`, fix: `Postcodes of ${countryLabel(country)} start with ${area}: check the postcode or the country.` };
 	}
 	return { postcode: `${match[1]} ${match[2]}` };
+}
+
+let fixed: Array<{ country: string; pattern: RegExp }> | undefined;
+/**
+ * Territories whose post assigns one postcode, or a few, with letters in it, most of them in the UK's form (a
+ * published pattern with no character class): Gibraltar's GX11 1AA, the Falklands' FIQQ 1ZZ, South Georgia's
+ * SIQQ 1ZZ, St Helena's STHL 1ZZ, ASCN 1ZZ and TDCU 1ZZ, the British Indian Ocean Territory's BBND 1ZZ, Pitcairn's
+ * PCRN 1ZZ, the Turks and Caicos Islands' TKCA 1ZZ, Anguilla's AI-2640. Each has its own post: Royal Mail sends
+ * letters there abroad. (BFPO is the UK's, and the Crown dependencies' postcodes are theirs.)
+ */
+function territoryPostcodes(): Array<{ country: string; pattern: RegExp }> {
+	fixed ??= [...countryTable().values()]
+		.filter((row) => !POSTED_AS[row.code] && /[A-Z]/.test(row.patternSource) && !/[[\\]/.test(row.patternSource))
+		.map((row) => ({ country: row.code, pattern: new RegExp(`^(?:${row.patternSource.replace(/[\s-]/g, '')})$`) }));
+	return fixed;
+}
+
+/**
+ * A postcode (upper case) of one of those territories, under another country: refused on the country, which is the
+ * field to change. GX11 1AA fits the UK's format, and under GB would go as a UK letter on inland postage.
+ */
+export function otherTerritory(typed: string, country: string, shown: string): Problem | undefined {
+	const compact = typed.replace(/[\s-]/g, '');
+	const territory = /[A-Z]/.test(compact) ? territoryPostcodes().find(({ pattern }) => pattern.test(compact))?.country : undefined;
+	if (!territory || territory === country) return undefined;
+	return {
+		problem: `${shown} is a postcode of ${countryLabel(territory)}, but the country is ${countryLabel(country)}`,
+		fix: `Give ${territory} as the country: a letter to ${countryName(territory)} goes abroad (International) to its own post${postsWithRoyalMail(country) ? ', not as a letter within the UK' : ''}.`,
+		field: 'country',
+	};
 }

@@ -21,7 +21,7 @@ describe('country names as sheets write them', () => {
 	});
 
 	it.each([
-		['Channel Islands', 'Jersey (JE) or Guernsey (GG)'],
+		['Channel Islands', 'Guernsey (GG) or Jersey (JE)'],
 		['Korea', 'North Korea (KP) or South Korea (KR)'],
 		['Congo', 'the Democratic Republic of the Congo (CD) or the Republic of the Congo (CG)'],
 	])('%s is refused with its candidates', (given, candidates) => {
