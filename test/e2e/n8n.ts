@@ -55,9 +55,12 @@ export interface Credential {
 	data: Record<string, unknown>;
 }
 
-/** Installs a line's pinned n8n (once) into .e2e/n8n (2.x) or .e2e/n8n-1 (1.x). */
+/**
+ * Installs a line's pinned n8n (once) into .e2e/n8n (2.x) or .e2e/n8n-1 (1.x). Where sqlite3's prebuilt binary
+ * cannot be downloaded (from GitHub), node-gyp compiles it: on every core (JOBS), not one.
+ */
 export async function installN8n(line: N8nLine = LINE): Promise<void> {
-	await execa('bash', [`${ROOT}/test/e2e/install-n8n.sh`, String(line)], { stdio: 'inherit' });
+	await execa('bash', [`${ROOT}/test/e2e/install-n8n.sh`, String(line)], { stdio: 'inherit', env: { JOBS: 'max' } });
 }
 
 let tarball: string | undefined;

@@ -101,11 +101,11 @@ export function recipientMapping(ctx: IExecuteFunctions): RecipientMapping {
 			chosen.mappingMode === 'defineBelow'
 				? {
 						read: byField(ctx, (id) => `recipientFields.value.${id}`),
-						hint: 'Under "Recipient Fields", map Name, Address Lines and Postcode to the item\'s fields',
+						hint: 'Under "Values to Send", map Name, Address Lines and Postcode to the item\'s fields',
 					}
 				: {
 						read: automatic(ctx),
-						hint: 'Name the item\'s fields name, address (or address_line_1, address_line_2, town) and postcode, or choose "Recipient Fields" → "Mapping Column Mode" → "Map Each Column Manually"',
+						hint: 'Name the item\'s fields name, address (or address_line_1, address_line_2, town) and postcode, or set "Mapping Column Mode" (under Recipients) to "Map Each Column Manually"',
 					};
 	}
 	mappings.set(ctx, mapping);
