@@ -30,9 +30,14 @@ export function testmodeOf(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return (ctx.getNodeParameter('testmode', itemIndex, false) as boolean) || !liveAllowed(ctx, itemIndex);
 }
 
-/** How many items may come after this one to be made alike under an allowance: none when items go one at a time. */
-function itemsAfter(ctx: IExecuteFunctions, itemIndex: number): number {
-	return Number(ctx.getNodeParameter('options.parallelItems', 0, 0)) === 1 ? 0 : ctx.getInputData().length - 1 - itemIndex;
+/**
+ * How many items may come after this one to be made alike under an allowance: none when items go one at a time (Items
+ * in Parallel 1, or a rate budget of one request), for the claim's item waits for the items it asked room for.
+ */
+async function itemsAfter(ctx: IExecuteFunctions, itemIndex: number): Promise<number> {
+	const chosen = Number(ctx.getNodeParameter('options.parallelItems', 0, 0));
+	const oneAtATime = chosen === 1 || (!chosen && (await connectionSettings(ctx)).limit.requests <= 1);
+	return oneAtATime ? 0 : ctx.getInputData().length - 1 - itemIndex;
 }
 
 export const lookBackDays = (options: IDataObject) => Number(options.sentKeyLookBackDays) || 30;
@@ -124,7 +129,7 @@ export async function createJob(
 	try {
 		// Under a daily limit a draft is made only while there is room for it (none once the day is full), as a claim that
 		// asks room for the items after it; they are then made confirmed under what it was granted (spending/allowance.ts).
-		if (plan.kind === 'checked') turn = await roomForLiveDraft(ctx, itemIndex, testmode, plan.rerun, part ? 0 : itemsAfter(ctx, itemIndex));
+		if (plan.kind === 'checked') turn = await roomForLiveDraft(ctx, itemIndex, testmode, plan.rerun, part ? 0 : await itemsAfter(ctx, itemIndex));
 		if (turn) settings.metadata = { ...((settings.metadata as Record<string, string>) ?? {}), ...turn.metadata };
 		if (turn?.under) settings.confirmed = true;
 		// The node's own metadata, on which a rerun's and other processes' view of this job rests.
