@@ -6,6 +6,7 @@ import { allCreated, createdBy, type Created } from '../results';
 import { hintRun } from './runReport';
 import { errorForModel, forModel, usedAsTool } from '../agent';
 import { connectionSettings } from '../transport';
+import { inTurns } from '../values';
 import * as address from './address';
 import * as background from './background';
 import * as mailingList from './mailingList';
@@ -149,32 +150,21 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 			return [everyRowFailed(this, error)];
 		}
 	}
-	const results: INodeExecutionData[][] = new Array(items.length);
 	const continueOnFail = this.continueOnFail();
 	if (!continueOnFail) once?.checkItems?.call(this);
-	let stop: { itemIndex: number; error: NodeError } | undefined;
-	const stopped = () => stop;
-	let next = 0;
-
-	const worker = async () => {
-		while (next < items.length && !stopped()) {
-			const itemIndex = next++;
-			try {
-				results[itemIndex] = await runItem(this, itemIndex);
-			} catch (caught) {
-				const error = itemError(this, caught, itemIndex);
-				if (!continueOnFail) {
-					const earlier = stopped();
-					if (!earlier || itemIndex < earlier.itemIndex) stop = { itemIndex, error };
-					continue;
-				}
-				results[itemIndex] = [errorItem(this, error, itemIndex)];
-			}
+	const runOne = async (itemIndex: number): Promise<INodeExecutionData[]> => {
+		try {
+			return await runItem(this, itemIndex);
+		} catch (caught) {
+			const error = itemError(this, caught, itemIndex);
+			if (!continueOnFail) throw error;
+			return [errorItem(this, error, itemIndex)];
 		}
 	};
-	const workers = await parallelItems(this, items.length);
-	await Promise.all(Array.from({ length: workers }, worker));
-	const failure = stopped();
-	if (failure) throw stoppingError(this, failure.error, items.length);
-	return [results.flatMap((result) => result ?? [])];
+	try {
+		const results = await inTurns(items.length, await parallelItems(this, items.length), runOne);
+		return [results.flatMap((result) => result ?? [])];
+	} catch (failure) {
+		throw stoppingError(this, failure as NodeError, items.length);
+	}
 }

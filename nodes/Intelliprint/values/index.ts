@@ -9,3 +9,4 @@ export * from './parameters';
 export * from './strictValues';
 export * from './values';
 export * from './ukDay';
+export * from './inTurns';

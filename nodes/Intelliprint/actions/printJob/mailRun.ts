@@ -10,7 +10,7 @@ import { confirmPlanOf, createJob, lookBackDays, sentJobItems, testmodeOf } from
 import { apiRequest, EXPECT } from '../../transport';
 import { confirmById, type ConfirmPlan } from '../../spending';
 import { LETTERS_PER_JOB } from './createOptions.description';
-import { itemReader } from '../../values';
+import { inTurns, itemReader } from '../../values';
 
 /**
  * A mail run: one letter per row (or per recipient), sent as few print jobs as its services, "Letters per Print Job"
@@ -70,8 +70,9 @@ export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recip
 	const userEntries = ((options.metadata as IDataObject | undefined)?.entry as unknown[] | undefined)?.length ?? 0;
 	const parts = planParts(ctx, letters, perJob, entriesForRows(userEntries), recordOf, keys?.runKey !== undefined);
 	// A keyed run's parts are made as drafts, then checked against other processes all at once (reruns/rowClaims.ts).
-	const drafts: Drafted[] = [];
-	for (const [index, part] of parts.entries()) {
+	const drafted: Array<Omit<Drafted, 'start' | 'count'>> = [];
+	const sendPart = async (index: number): Promise<INodeExecutionData[]> => {
+		const part = parts[index];
 		const recordsOfDigest = new Map<string, Array<{ row: number; id: string | null }>>();
 		part.records.forEach((record, at) => addTo(recordsOfDigest, record.digest, { row: part.rows[at], id: record.id ?? null }));
 		// Each letter with the rows it carried, and their Row IDs (what the triggers give for it later).
@@ -80,20 +81,24 @@ export async function sendMailRun(ctx: IExecuteFunctions, shape: JobShape, recip
 			return { rows: carried.map(({ row }) => row), extra: carried.length ? { row_ids: carried.map(({ id }) => id) } : {} };
 		};
 		const partShape: ItemShape = { fromItems: part.rows, rowsOfLetter };
-		const start = output.length;
-		let drafted: Omit<Drafted, 'start' | 'count'> | undefined;
 		try {
 			// The letter (text, template or the PDF) is the first row's, for every part of the run.
 			const source = async () => await sourceBody(ctx, first, shape, part.letters.map((letter) => recipientOfRow.get(letter.rows[0])!));
 			const raced = keys && (async (draft: IDataObject, holders: Map<string, string[]>) => await racedRows(ctx, draft, part, keys, holders, plan, testmode));
-			const defer = keys && ((draft: IDataObject, answeredAt: number) => (drafted = { draft, answeredAt, part, shape: partShape }));
+			const defer = keys && ((draft: IDataObject, answeredAt: number) => (drafted[index] = { draft, answeredAt, part, shape: partShape }));
 			const info = { number: index + 1, of: parts.length, letters: part.letters.length, keyed: Boolean(keys), service: part.service, records: part.records, runKey: keys?.runKey, raced, defer };
-			output.push(...(await createJob(ctx, part.rows[0], source, partShape, info)));
+			return await createJob(ctx, part.rows[0], source, partShape, info);
 		} catch (caught) {
 			// With Continue On Fail a part that failed does not stop the parts after it: its rows get the error.
-			output.push(...rowsFailed(ctx, caught, part.rows));
+			return rowsFailed(ctx, caught, part.rows);
 		}
-		if (drafted) drafts.push({ ...drafted, start, count: output.length - start });
+	};
+	// Parts of a run without keys or a daily limit stand alone: two at a time, one is made while the API answers the
+	// other. A failure stops the run as it stops items (router.ts): what was made by then is named.
+	const drafts: Drafted[] = [];
+	for (const [index, items] of (await inTurns(parts.length, keys || plan.kind === 'checked' ? 1 : 2, sendPart)).entries()) {
+		if (drafted[index]) drafts.push({ ...drafted[index], start: output.length, count: items.length });
+		output.push(...items);
 	}
 	if (keys && drafts.length) await settleDrafts(ctx, drafts, output, keys, plan, testmode);
 	return output;

@@ -74,4 +74,25 @@ describe('Print Job → Create from content: a mail run split into print jobs', 
 		expect(items.slice(2).map((item) => item.pairedItem)).toEqual([5, 6, 7, 8, 9].map((item) => ({ item })));
 		expect(jobsOf('D')).toHaveLength(2);
 	});
+
+	describe('without keys or a daily limit, two parts at a time (values/inTurns.ts)', () => {
+		it('the items come out in the order of the parts, each paired with its rows', async () => {
+			const { items, error } = await api.run({ typeVersion: 1.1, parameters: mailRun({ lettersPerJob: 4 }), items: rows('E', 18) });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.letter_count)).toEqual([4, 4, 4, 4, 2]);
+			expect(items.map((item) => (item.pairedItem as Array<{ item: number }>)[0].item)).toEqual([0, 4, 8, 12, 16]);
+			expect([...lettersByName('E').values()]).toEqual(Array(18).fill(1));
+		});
+
+		it('a part refused stops the run once the part beside it has finished, and the error names every job made', async () => {
+			const { error } = await api.run({ typeVersion: 1.1, parameters: mailRun({ lettersPerJob: 10 }), items: rows('F', 25, [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]) });
+			expect(error?.message).toContain('larger than Intelliprint accepts');
+			expect(error?.description).toContain('Print job 2 of 3 of this mail run had 10 letters');
+			// Part 1 was made; part 3 only if it started before part 2 was refused. Whatever was made is named.
+			const made = jobsOf('F');
+			expect(made.length === 1 || made.length === 2).toBe(true);
+			for (const job of made) expect(error?.description).toContain(job.id);
+			expect(made.flatMap((job) => job.letters.map((letter) => letter.address.name))).not.toContain('F 11');
+		});
+	});
 });
