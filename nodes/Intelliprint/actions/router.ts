@@ -5,8 +5,8 @@ import { errorItem, everyRowFailed, recordAccount } from '../results';
 import { allCreated, createdBy, type Created } from '../results';
 import { hintRun } from './runReport';
 import { errorForModel, forModel, usedAsTool } from '../agent';
-import { connectionSettings } from '../transport';
 import { inTurns } from '../values';
+import { itemsInParallel } from './itemsInParallel';
 import * as address from './address';
 import * as background from './background';
 import * as mailingList from './mailingList';
@@ -30,9 +30,6 @@ const resources: Record<string, Record<string, Operation>> = {
 	mailingList: mailingList as unknown as Record<string, Operation>,
 	mailingListRecipient: mailingListRecipient as unknown as Record<string, Operation>,
 };
-
-/** More items in flight than this gains nothing: the rate limit, not the wire, sets the pace. */
-const MAX_PARALLEL_ITEMS = 100;
 
 function handlerFor(ctx: IExecuteFunctions, itemIndex: number): Operation {
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
@@ -105,15 +102,6 @@ function stoppingError(ctx: IExecuteFunctions, error: NodeError, itemCount: numb
 	return error;
 }
 
-async function parallelItems(ctx: IExecuteFunctions, itemCount: number): Promise<number> {
-	if (itemCount <= 1) return 1;
-	const chosen = Number(ctx.getNodeParameter('options.parallelItems', 0, 0));
-	if (Number.isInteger(chosen) && chosen >= 1) return Math.min(chosen, MAX_PARALLEL_ITEMS, itemCount);
-	// Automatic: as many as the credential's rate budget lets start at once; pacing does the rest.
-	const { limit } = await connectionSettings(ctx);
-	return Math.min(limit.requests, MAX_PARALLEL_ITEMS, itemCount);
-}
-
 /**
  * Runs the chosen operation for every input item, several at once within the credential's rate
  * budget. Output keeps input order. A failed item becomes an error item with Continue On Fail;
@@ -162,7 +150,7 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 		}
 	};
 	try {
-		const results = await inTurns(items.length, await parallelItems(this, items.length), runOne);
+		const results = await inTurns(items.length, await itemsInParallel(this, items.length), runOne);
 		return [results.flatMap((result) => result ?? [])];
 	} catch (failure) {
 		throw stoppingError(this, failure as NodeError, items.length);

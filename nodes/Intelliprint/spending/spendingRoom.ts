@@ -121,8 +121,8 @@ function underAllowance(ctx: IExecuteFunctions, itemIndex: number, run: RunRoom,
 	};
 	const settle = async (job: PrintJob): Promise<string | undefined> => {
 		const cost = priceAfterTax(job);
-		// Unpriced, the rest of the allowance counts as used; dearer than what was left, the job goes too.
-		account(cost ?? allowance.granted! - allowance.used);
+		// Unpriced, what is left beside the jobs in flight counts as used; dearer than what was left, the job goes too.
+		account(cost ?? Math.max(0, allowance.granted! - allowance.used - (allowance.inflight - 1) * allowance.largest));
 		if (cost !== undefined && allowance.used <= allowance.granted!) return undefined;
 		const cancelled = await apiRequest(ctx, { expect: EXPECT.printJob, method: 'DELETE', path: `/prints/${job.id}`, itemIndex }).then(() => true, () => false);
 		return overAllowance(job.id, cost, cancelled);

@@ -10,6 +10,7 @@ import { apiRequest, connectionSettings, createBody, EXPECT, keptMetadataOrThrow
 import { encodeRows, MAIL_RUN_REFERENCE, ROW_FIELDS, UNKNOWN_DIGEST } from '../../rowRecords';
 import { applyTypeOptions } from './postcard.description';
 import { itemReader } from '../../values';
+import { itemsInParallel } from '../itemsInParallel';
 
 /** Every item's sent key (Recipients: Each Item), so a first read of the account can stop once all are found. */
 function keysOfItems(ctx: IExecuteFunctions): Set<string> {
@@ -35,9 +36,8 @@ export function testmodeOf(ctx: IExecuteFunctions, itemIndex: number): boolean {
  * in Parallel 1, or a rate budget of one request), for the claim's item waits for the items it asked room for.
  */
 async function itemsAfter(ctx: IExecuteFunctions, itemIndex: number): Promise<number> {
-	const chosen = Number(ctx.getNodeParameter('options.parallelItems', 0, 0));
-	const oneAtATime = chosen === 1 || (!chosen && (await connectionSettings(ctx)).limit.requests <= 1);
-	return oneAtATime ? 0 : ctx.getInputData().length - 1 - itemIndex;
+	const count = ctx.getInputData().length;
+	return (await itemsInParallel(ctx, count)) === 1 ? 0 : count - 1 - itemIndex;
 }
 
 export const lookBackDays = (options: IDataObject) => Number(options.sentKeyLookBackDays) || 30;

@@ -70,4 +70,22 @@ describe('allowances under the daily limit', () => {
 		expect(items.slice(0, 3).every((item) => item.json.confirmed === true)).toBe(true);
 		expect(errors(items)[0]).toMatch(/was made confirmed, but it cost £\d+\.\d\d, more than was left .* it was cancelled at once, and its letters refunded/);
 	});
+
+	it("a letter whose answer gives no price is cancelled, the rest of the allowance counts as spent, and the run goes on", async () => {
+		const store = api.fake.prints as unknown as { reprice: (job: { confirmed: boolean; metadata: Record<string, string>; cost: object }) => void };
+		const real = store.reprice.bind(store);
+		let once = true;
+		store.reprice = (job) => {
+			real(job);
+			if (once && job.confirmed && job.metadata[UNDER_METADATA]) [once, job.cost] = [false, { ...job.cost, after_tax: 'unknown' }];
+		};
+		try {
+			const { items } = await api.run({ parameters: { ...live, options: { parallelItems: 3 } }, items: rows(6), continueOnFail: true, credentials: { dailySpendingLimit: room(api.fake, 100) } });
+			expect(errors(items), errors(items).join(" / ")).toHaveLength(1);
+			expect(errors(items)[0]).toMatch(/was made confirmed, but Intelliprint's answer did not give its price: it was cancelled at once/);
+			expect(items.filter((item) => item.json.confirmed === true)).toHaveLength(5);
+		} finally {
+			store.reprice = real;
+		}
+	});
 });
